@@ -1,0 +1,102 @@
+# The course's Makefile. `make help` lists what it can do.
+#
+#   make check lesson1      grade your lesson 1 exercises
+#   make test               the course's own test suite
+#
+# Knobs of an exercise can be set on the command line: make check lesson3 TILE=16
+
+CUDA_HOME ?= /usr/local/cuda
+CC ?= cc
+BUILD := build
+
+# Which lessons a goal like `make check lesson3` means: every goal that looks
+# like lessonN. No lesson named: all of them.
+LESSONS := $(filter lesson%,$(MAKECMDGOALS))
+LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
+
+# Knobs the exercises declare; set any of them on the command line.
+KNOBS := TILE PDIST PADDING BLOCKS_PER_SM BATCH UNROLL
+KNOB_ARGS := $(foreach k,$(KNOBS),$(if $($(k)),--set $(k)=$($(k))))
+GRADE_ARGS := $(KNOB_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+              $(if $(ONLY),--only $(ONLY))
+
+CFLAGS ?= -O2 -g
+CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
+          -I$(CUDA_HOME)/include -DCUDA_INCLUDE_DEFAULT='"$(CUDA_HOME)/include"'
+LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_static \
+          -ldl -lpthread -lrt -lm
+
+GRADER_SRC := $(filter-out grader/main.c,$(wildcard grader/*.c)) $(wildcard grader/specs/*.c)
+GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
+GRADER := $(BUILD)/grader
+NEED := sh grader/scripts/need-package.sh
+
+.PHONY: help all grader check check-solutions static list test test-cpu test-gpu \
+        slides measure sweep clean cuda-toolkit $(LESSONS)
+
+help:
+	@echo "The CUDA memory optimisation course"
+	@echo ""
+	@echo "  make check lessonN        grade your exercises of lesson N (make check: every lesson)"
+	@echo "      SEED=n                 replay the inputs of an earlier run"
+	@echo "      SANITIZE=1             run your kernels under compute-sanitizer (finds bad accesses)"
+	@echo "      TIMEOUT=s              seconds one exercise may take (default 120)"
+	@echo "      ONLY=name              grade one exercise of the lesson"
+	@echo "      TILE=16, PDIST=8, ...  set an exercise's knob (make list shows them)"
+	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
+	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"
+	@echo "  make static               compile every kernel with NVRTC and check mechanisms (no GPU)"
+	@echo "  make measure lesson2      measure coalescing on your GPU and plot it"
+	@echo "  make sweep lesson9        time the prefetch variants over PDIST and plot them"
+	@echo "  make slides               one reveal.js deck per lesson in slides/"
+	@echo "  make test                 the course's test suite (GPU part skipped without a GPU)"
+	@echo "  make clean                remove build/ and generated slides"
+
+all: grader
+
+# `make check lesson3`: the lesson names are arguments, not things to build.
+$(LESSONS):
+	@:
+
+cuda-toolkit:
+	@test -f $(CUDA_HOME)/include/nvrtc.h || { \
+	  echo "No CUDA toolkit at $(CUDA_HOME) (no include/nvrtc.h)."; \
+	  echo "Install the CUDA Toolkit, or point to it: make ... CUDA_HOME=/path/to/cuda"; exit 1; }
+
+grader: $(GRADER)
+
+$(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/main.o | cuda-toolkit
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/libgrader.a: $(GRADER_OBJ)
+	ar rcs $@ $^
+
+$(BUILD)/obj/%.o: %.c grader/*.h | cuda-toolkit
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+check: $(GRADER)
+ifeq ($(SANITIZE),1)
+	@command -v compute-sanitizer >/dev/null || [ -x $(CUDA_HOME)/bin/compute-sanitizer ] || \
+	  { echo "compute-sanitizer is not installed (it comes with the CUDA Toolkit)"; exit 1; }
+	PATH="$(CUDA_HOME)/bin:$$PATH" GRADER_LAUNCH_TIMEOUT=120 compute-sanitizer --tool memcheck \
+	  --print-limit 20 $(GRADER) check $(LESSON_ARGS) --correctness-only --timeout 600 $(GRADE_ARGS)
+else
+	@$(GRADER) check $(LESSON_ARGS) $(GRADE_ARGS)
+endif
+
+check-solutions: $(GRADER)
+	@$(GRADER) check $(LESSON_ARGS) --solutions --json $(BUILD)/report-solutions.json $(GRADE_ARGS)
+
+list: $(GRADER)
+	@$(GRADER) list $(LESSON_ARGS)
+
+static: $(GRADER)
+	@$(GRADER) static $(LESSON_ARGS) $(KNOB_ARGS)
+
+clean:
+	rm -rf $(BUILD) slides/*.html
+
+include tests/tests.mk
+include slides/slides.mk
+include grader/measure/measure.mk

@@ -1,0 +1,106 @@
+/* cuda_check.c: turning CUDA errors into messages a student can act on. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include "cuda_check.h"
+
+result *g_result;
+
+const char *cuda_error_meaning(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorIllegalAddress:
+        return "a kernel read or wrote memory it does not own: usually an index "
+               "past the end of an array, a missing bounds check (if (i < n)), or a "
+               "wrong shared-memory index.";
+    case cudaErrorMisalignedAddress:
+        return "a load or store used an address that is not a multiple of its size: "
+               "a float4 or double2 access needs a 16-byte aligned address (check "
+               "the index you cast from).";
+    case cudaErrorLaunchOutOfResources:
+        return "the launch needs more registers than one SM holds for a block: "
+               "registers per thread x threads per block must fit in 65536. Use fewer "
+               "registers (__launch_bounds__) or check what raised the count.";
+    case cudaErrorInvalidConfiguration:
+        return "the launch's block or grid shape is not allowed (too many threads "
+               "per block, or more shared memory than a block may have).";
+    case cudaErrorIllegalInstruction:
+        return "the kernel executed an illegal instruction; often a __syncthreads() "
+               "that not every thread of the block reaches, or a corrupted stack.";
+    case cudaErrorHardwareStackError:
+        return "the kernel overflowed its stack: deep recursion or a very large "
+               "local array.";
+    case cudaErrorAssert:
+        return "an assert() in device code failed.";
+    case cudaErrorLaunchFailure:
+        return "the kernel faulted while running (an unspecified launch failure).";
+    case cudaErrorLaunchTimeout:
+        return "the kernel ran longer than the display driver allows.";
+    case cudaErrorNoDevice:
+        return "no CUDA GPU is visible. On a machine with an NVIDIA GPU check that "
+               "nvidia-smi lists it and that CUDA_VISIBLE_DEVICES does not hide it.";
+    case cudaErrorInsufficientDriver:
+        return "no NVIDIA driver is loaded, or it is older than this CUDA toolkit. "
+               "Check nvidia-smi; on a machine without a GPU the course can only "
+               "compile your kernels (make test still runs its CPU part).";
+    case cudaErrorMemoryAllocation:
+        return "the GPU ran out of memory; another program may be holding it "
+               "(see nvidia-smi).";
+    case cudaErrorInvalidPtx:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorNoKernelImageForDevice:
+        return "the driver cannot load the compiled kernel: the driver may be older "
+               "than the CUDA toolkit used to build it (update the driver, or use the "
+               "toolkit that matches it via CUDA_HOME).";
+    default:
+        return "the CUDA runtime reported an error; the line above says which call.";
+    }
+}
+
+enum outcome cuda_error_outcome(cudaError_t e)
+{
+    switch (e) {
+    case cudaErrorLaunchOutOfResources:
+    case cudaErrorInvalidConfiguration:
+        return OUT_RESOURCES;
+    case cudaErrorNoDevice:
+    case cudaErrorInsufficientDriver:
+    case cudaErrorSystemDriverMismatch:
+    case cudaErrorCompatNotSupportedOnDevice:
+        return OUT_NO_GPU;
+    case cudaErrorMemoryAllocation:
+    case cudaErrorInvalidPtx:
+    case cudaErrorUnsupportedPtxVersion:
+    case cudaErrorNoKernelImageForDevice:
+        return OUT_INTERNAL;
+    default:
+        return OUT_CRASH;
+    }
+}
+
+void set_stage(const char *fmt, ...)
+{
+    if (!g_result)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_result->stage, sizeof g_result->stage, fmt, ap);
+    va_end(ap);
+}
+
+void cuda_fail(cudaError_t e, const char *call, const char *file, int line)
+{
+    if (g_result) {
+        g_result->outcome = cuda_error_outcome(e);
+        snprintf(g_result->message, sizeof g_result->message,
+                 "While %s: %s (%s). This means %s", g_result->stage,
+                 cudaGetErrorName(e), cudaGetErrorString(e), cuda_error_meaning(e));
+        snprintf(g_result->detail, sizeof g_result->detail,
+                 "failing call: %s\n at %s:%d", call, file, line);
+    } else {
+        fprintf(stderr, "%s:%d: %s failed: %s: %s\n", file, line, call,
+                cudaGetErrorName(e), cuda_error_meaning(e));
+    }
+    _exit(2);
+}

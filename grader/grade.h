@@ -1,0 +1,25 @@
+/* grade.h: grading one exercise, start to end. Runs in a child process (see
+ * child.h); everything it learns goes into a `result`. */
+#ifndef GRADER_GRADE_H
+#define GRADER_GRADE_H
+
+#include "result.h"
+
+typedef struct grade_opts {
+    const char *root;            /* the course's top folder */
+    const char *student_dir;     /* "exercises", or "solutions" to grade the references */
+    unsigned long long seed;
+    double launch_timeout_s;     /* one launch longer than this is a hang */
+    double time_budget_s;        /* timing rounds per exercise, roughly */
+    int correctness_only;        /* no timing (e.g. under compute-sanitizer) */
+} grade_opts;
+
+/* Grade `ex` with knob values `knobs` into `r`. Never returns on a CUDA
+ * error: the child exits and the parent reads `r`. */
+void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, result *r);
+
+/* The path of one version's file: <root>/<dir>/<ex->file>. */
+void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
+                  char *path, size_t len);
+
+#endif

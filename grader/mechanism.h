@@ -1,0 +1,17 @@
+/* mechanism.h: an exercise's mechanism checks against what the compiler
+ * produced. These answer "why is it (not) fast" and need no GPU. */
+#ifndef GRADER_MECHANISM_H
+#define GRADER_MECHANISM_H
+
+#include <stddef.h>
+#include "compile.h"
+
+/* Check every mechanism of `ex` against compiled kernel `c`, with `res` its
+ * resources (occupancy_pct -1 when unknown: CHECK_MIN_OCCUPANCY is then
+ * skipped) and `dyn_smem` the launch's dynamic shared memory. Returns the
+ * index of the first failing check, or -1 when all hold. `what` gets one
+ * line saying what was found, e.g. "the PTX has no cp.async". */
+int first_failed_check(const exercise *ex, const compiled *c, const resources *res,
+                       const int *knobs, char *what, size_t len);
+
+#endif

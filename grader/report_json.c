@@ -1,0 +1,115 @@
+/* report_json.c: the machine-readable report, one record per exercise. */
+#include <errno.h>
+#include <stdio.h>
+#include "report.h"
+
+void json_escape(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            fprintf(f, "\\%c", c);
+        else if (c == '\n')
+            fputs("\\n", f);
+        else if (c == '\t')
+            fputs("\\t", f);
+        else if (c < 0x20)
+            fprintf(f, "\\u%04x", c);
+        else
+            fputc(c, f);
+    }
+    fputc('"', f);
+}
+
+static void num(FILE *f, const char *key, double v, int last)
+{
+    /* JSON has no NaN or infinity: write null. */
+    if (v != v || v > 1e300 || v < -1e300)
+        fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
+    else
+        fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+}
+
+static void resources_json(FILE *f, const resources *r)
+{
+    if (!r->known) {
+        fputs("null", f);
+        return;
+    }
+    fprintf(f, "{\"registers\": %d, \"stack_bytes\": %d, \"spill_stores\": %d, "
+            "\"spill_loads\": %d, \"smem_static\": %d, \"smem_dynamic\": %d, "
+            "\"occupancy_pct\": %d, \"blocks_per_sm\": %d}",
+            r->regs, r->stack_bytes, r->spill_stores, r->spill_loads, r->smem_static,
+            r->smem_dynamic, r->occupancy_pct, r->blocks_per_sm);
+}
+
+static const char *bar_kind_name(enum bar_kind b)
+{
+    switch (b) {
+    case BAR_SPEEDUP: return "speedup";
+    case BAR_BANDWIDTH: return "bandwidth";
+    case BAR_MATCH_SOLUTION: return "match_solution";
+    case BAR_NONE: return "none";
+    }
+    return "?";
+}
+
+int write_json_report(const char *path, const graded *g, int n, const char *mode)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fputs("{\n  \"mode\": ", f);
+    json_escape(f, mode);
+    fputs(",\n  \"exercises\": [\n", f);
+    for (int i = 0; i < n; i++) {
+        const exercise *ex = g[i].ex;
+        const result *r = &g[i].r;
+        fprintf(f, "    {\"lesson\": %d, \"name\": ", ex->lesson);
+        json_escape(f, ex->name);
+        fputs(", \"title\": ", f);
+        json_escape(f, ex->title);
+        fputs(", \"file\": ", f);
+        json_escape(f, ex->file);
+        fprintf(f, ", \"demo\": %s, \"outcome\": ", ex->demo ? "true" : "false");
+        json_escape(f, outcome_word(r->outcome));
+        fprintf(f, ", \"passed\": %s, \"message\": ", outcome_is_pass(r->outcome) ? "true" : "false");
+        json_escape(f, r->message);
+        fputs(", \"detail\": ", f);
+        json_escape(f, r->detail);
+        fputs(", \"gpu\": ", f);
+        json_escape(f, r->gpu);
+        fprintf(f, ", \"compute_capability\": %d, \"seed\": %llu, \"knobs\": {", r->cc, r->seed);
+        for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
+            fprintf(f, "%s\"%s\": %d", k ? ", " : "", ex->knobs[k].name, r->knobs[k]);
+        fputs("}, \"bar_kind\": ", f);
+        json_escape(f, bar_kind_name(ex->bar));
+        fputs(", ", f);
+        if (r->timed) {
+            num(f, "baseline_ms", r->time[V_BASELINE].ms, 0);
+            num(f, "student_ms", r->time[V_STUDENT].ms, 0);
+            num(f, "solution_ms", r->time[V_SOLUTION].ms, 0);
+            num(f, "speedup", r->speedup, 0);
+            num(f, "solution_speedup", r->ref_speedup, 0);
+            num(f, "measure", r->measure, 0);
+            num(f, "bar", r->bar, 0);
+            num(f, "student_gbps", r->time[V_STUDENT].gbps, 0);
+            num(f, "copy_gbps", r->copy_gbps, 0);
+            num(f, "noise", r->noise, 0);
+            fprintf(f, "\"rounds\": %d, \"remeasured\": %d, ", r->time[V_STUDENT].reps,
+                    r->remeasured);
+        }
+        fputs("\"resources\": {\"baseline\": ", f);
+        resources_json(f, &r->res[V_BASELINE]);
+        fputs(", \"student\": ", f);
+        resources_json(f, &r->res[V_STUDENT]);
+        fputs(", \"solution\": ", f);
+        resources_json(f, &r->res[V_SOLUTION]);
+        fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
+    }
+    fputs("  ]\n}\n", f);
+    if (fclose(f) != 0)
+        return -1;
+    return 0;
+}

@@ -1,0 +1,76 @@
+/* result.h: what grading one exercise found out.
+ *
+ * A child process grades each exercise and fills one `result` that lives in
+ * memory shared with the parent, so whatever the child learnt before it
+ * crashed or hung is still there for the report. */
+#ifndef GRADER_RESULT_H
+#define GRADER_RESULT_H
+
+#include "spec.h"
+
+enum outcome {
+    OUT_NOT_RUN = 0,    /* the child never got to say anything */
+    OUT_PASS,           /* correct, mechanisms present, fast enough */
+    OUT_PASS_UNTIMED,   /* correct; the speed rule cannot be judged on this GPU */
+    OUT_SLOW,           /* correct, but under the speed bar */
+    OUT_MECHANISM,      /* correct, but a required mechanism is missing */
+    OUT_WRONG,          /* wrong values, unwritten elements or out-of-bounds writes */
+    OUT_COMPILE_ERROR,  /* NVRTC rejected the file */
+    OUT_MISSING,        /* the file or its kernel entry point is not there */
+    OUT_CRASH,          /* a CUDA error at run time, or the process died */
+    OUT_HANG,           /* a launch did not finish in time */
+    OUT_RESOURCES,      /* the launch asked for more than the GPU has */
+    OUT_UNSUPPORTED,    /* the GPU is too old for this exercise */
+    OUT_NO_GPU,         /* no GPU or no driver */
+    OUT_INTERNAL        /* the grader or the reference is at fault */
+};
+
+const char *outcome_word(enum outcome o);   /* "PASS", "SLOW", ... */
+int outcome_is_pass(enum outcome o);
+
+/* The three versions of an exercise's kernel. */
+enum variant { V_BASELINE = 0, V_STUDENT = 1, V_SOLUTION = 2, N_VARIANTS = 3 };
+const char *variant_name(enum variant v);
+
+/* What the compiler said about one kernel. */
+typedef struct resources {
+    int known;              /* 0 until the kernel compiled */
+    int regs;
+    int stack_bytes;        /* local memory: the per-thread stack frame */
+    int spill_stores, spill_loads;
+    int smem_static;        /* bytes */
+    int smem_dynamic;       /* bytes, from the launch */
+    int occupancy_pct;      /* theoretical, from the occupancy API; -1 unknown */
+    int blocks_per_sm;
+} resources;
+
+typedef struct timing {
+    double ms;              /* median time of one launch */
+    double gbps;            /* effective bandwidth at that median */
+    int reps;
+} timing;
+
+typedef struct result {
+    enum outcome outcome;
+    char stage[96];         /* what the child was doing last: read by the parent after a crash */
+    char message[1024];     /* what happened, for a person */
+    char detail[4096];      /* compile log, first mismatches, CUDA error text */
+    char failed_check[512]; /* the `why` of the mechanism check that failed */
+    unsigned long long seed;
+    int knobs[MAX_KNOBS];
+
+    resources res[N_VARIANTS];
+    timing time[N_VARIANTS];
+    int timed;              /* 1 once the timing phase has numbers */
+    double speedup;         /* baseline time / student time */
+    double ref_speedup;     /* baseline time / solution time */
+    double bar;             /* what `measure` had to reach, in the bar's unit */
+    double measure;         /* speedup, GB/s or time ratio, by the bar kind */
+    double noise;           /* relative half-spread between two halves of the rounds */
+    int remeasured;         /* how many extra rounds of timing near the line */
+    double copy_gbps;       /* the device's copy bandwidth, measured in this run */
+    char gpu[128];
+    int cc;
+} result;
+
+#endif

@@ -1,0 +1,53 @@
+/* stats.c: medians, noise and the speed bar. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double median(const double *v, size_t n)
+{
+    if (n == 0)
+        return NAN;
+    double *c = malloc(n * sizeof *c);
+    if (!c)
+        return NAN;
+    memcpy(c, v, n * sizeof *c);
+    qsort(c, n, sizeof *c, cmp_double);
+    double m = (n % 2) ? c[n / 2] : 0.5 * (c[n / 2 - 1] + c[n / 2]);
+    free(c);
+    return m;
+}
+
+double half_spread(double a, double b)
+{
+    if (!(a > 0) || !(b > 0))
+        return 1.0;
+    return fabs(a - b) / (a + b);
+}
+
+double speedup_bar(double share, double floor, double ref_speedup)
+{
+    double bar = 1.0 + share * (ref_speedup - 1.0);
+    return bar > floor ? bar : floor;
+}
+
+enum verdict judge(double measure, double bar, double noise, int higher_is_better)
+{
+    if (noise < NOISE_FLOOR)
+        noise = NOISE_FLOOR;
+    if (!(measure > 0) || !(bar > 0))
+        return V_BELOW;
+    /* Work in the direction where bigger is better, relative to the bar. */
+    double margin = higher_is_better ? measure / bar - 1.0 : bar / measure - 1.0;
+    if (margin > noise)
+        return V_ABOVE;
+    if (margin < -noise)
+        return V_BELOW;
+    return V_TOO_CLOSE;
+}

@@ -1,0 +1,33 @@
+/* stats.h: the numbers behind a speed verdict. Pure functions, no GPU, so the
+ * test suite checks them everywhere. */
+#ifndef GRADER_STATS_H
+#define GRADER_STATS_H
+
+#include <stddef.h>
+#include "spec.h"
+
+/* Median of n values (n >= 1); sorts a copy, leaves `v` alone. */
+double median(const double *v, size_t n);
+
+/* Relative disagreement between two estimates of the same ratio, taken from
+ * the first and second halves of the timing rounds: |a - b| / (a + b). The
+ * noise band a verdict must clear is max(floor_noise, this). */
+double half_spread(double a, double b);
+
+/* The speedup an exercise asks for, given what the reference solution reached
+ * in the same run: max(floor, 1 + share * (ref_speedup - 1)). */
+double speedup_bar(double share, double floor, double ref_speedup);
+
+/* Where a measurement stands against its bar. */
+enum verdict { V_BELOW = -1, V_TOO_CLOSE = 0, V_ABOVE = 1 };
+
+/* ABOVE when measure clears bar by more than the noise band, BELOW when it
+ * misses by more, TOO_CLOSE otherwise (the grader then measures again).
+ * `higher_is_better` is 0 for a time ratio, 1 for speedup and bandwidth. */
+enum verdict judge(double measure, double bar, double noise, int higher_is_better);
+
+/* The smallest noise band used, however steady the timings look: a gain under
+ * this never counts as real. */
+#define NOISE_FLOOR 0.02
+
+#endif

@@ -1,0 +1,47 @@
+# tests.mk: the course's own test suite (included by the Makefile).
+#
+#   make test       the CPU suite (Check), then the GPU suite, which says
+#                   "skipped: no GPU" on a machine without one
+#   make test-cpu   grader logic, spec consistency, NVRTC compilation of
+#                   every stub/solution/baseline, mechanism checks
+#   make test-gpu   solutions pass, stubs fail, baselines fail the speed
+#                   rule, faulty kernels get their messages
+
+CHECK_CFLAGS = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubunit -lm -lrt -lpthread)
+UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_BIN := $(BUILD)/tests/unit_tests
+GPU_BIN := $(BUILD)/tests/gpu_tests
+
+test: test-cpu test-gpu
+
+check-package:
+	@$(NEED) check test -f /usr/include/check.h
+	@$(NEED) pkg-config command -v pkg-config
+
+$(UNIT_BIN): $(UNIT_SRC) tests/unit/*.h $(BUILD)/libgrader.a | check-package
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libgrader.a \
+	  $(CHECK_LIBS) $(LDLIBS)
+
+$(GPU_BIN): tests/gpu/test_gpu.c $(BUILD)/libgrader.a | check-package
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
+
+test-cpu: $(UNIT_BIN) test-slides
+	@echo "== CPU test suite (no GPU needed) =="
+	@$(UNIT_BIN)
+
+# Every lesson must become a deck that needs no network: reveal.js embedded,
+# no link to a CDN.
+test-slides: slides
+	@for f in $(SLIDES); do \
+	  grep -q 'Reveal.initialize' $$f || { echo "FAIL $$f: no reveal.js inside"; exit 1; }; \
+	  if grep -qE '(src|href)="https?://' $$f; then echo "FAIL $$f: loads something from the network"; exit 1; fi; \
+	done; echo "slides: $(words $(SLIDES)) decks build and are self-contained"
+
+test-gpu: $(GPU_BIN) $(GRADER)
+	@echo "== GPU test suite =="
+	@$(GPU_BIN)
+
+.PHONY: check-package test-slides
