@@ -1,0 +1,54 @@
+/* Lesson 10, exercise 10a: pad the prefetch buffer.
+ *
+ * This is lesson 9's solution, launched with BLOCKS_PER_SM = 4 blocks per SM.
+ * Each thread's PDIST slots are consecutive doubles, so the threads of a warp
+ * reading (or copying into) their slot k are PDIST doubles apart, and with an
+ * even PDIST several of them land in the same shared-memory bank: the access
+ * is split into several passes (lessons/lesson10-bank-conflicts.md, section
+ * "Where the conflicts come from").
+ *
+ * TODO (lesson 10, section "Fix 1: padding"):
+ *   Give every thread PDIST + PADDING slots instead of PDIST, using only the
+ *   first PDIST: change the stride in SLOT(k) and the size of buf[]. PADDING
+ *   is a knob (default 1: PDIST + PADDING = 8 + 1 = 9 = 2^3 + 1). Try
+ *   make check lesson10 ONLY=padded PADDING=0, 1, 2 and 3, and explain the
+ *   times with the bank arithmetic of the lesson.
+ *
+ * Check with: make check lesson10
+ */
+#include <cuda_pipeline.h>
+
+__device__ __forceinline__ double work(double x)
+{
+    return exp(x);
+}
+
+#define SLOT(k) buf[(k) + PDIST * threadIdx.x]   /* TODO: see above */
+
+extern "C" __global__ void
+rolling_async(const double *__restrict__ arr, double *__restrict__ out, int imax)
+{
+    __shared__ double buf[PDIST * BLOCKDIMX];      /* TODO: see above */
+    const double *chunk = arr + (size_t)blockIdx.x * imax;
+    double acc = 0.0;
+#pragma unroll
+    for (int k = 0; k < PDIST; k++) {
+        __pipeline_memcpy_async(&SLOT(k), &chunk[threadIdx.x + k * BLOCKDIMX],
+                                sizeof(double));
+        __pipeline_commit();
+    }
+    const int last = imax - PDIST * BLOCKDIMX;
+    int ctr = 0;
+#pragma unroll 1
+    for (int i = threadIdx.x; i < imax; i += BLOCKDIMX, ctr++) {
+        const int k = ctr % PDIST;
+        __pipeline_wait_prior(PDIST - 1);
+        const double x = SLOT(k);
+        if (i < last)
+            __pipeline_memcpy_async(&SLOT(k), &chunk[i + PDIST * BLOCKDIMX],
+                                    sizeof(double));
+        __pipeline_commit();
+        acc += work(x);
+    }
+    out[(size_t)blockIdx.x * BLOCKDIMX + threadIdx.x] = acc;
+}

@@ -1,0 +1,47 @@
+/* Lesson 6's exercises: prefetching in batches into shared memory. */
+#include "../spec.h"
+#include "prefetch_model.h"
+
+/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+static void build_batched_smem(instance *I, size_t size, const int *knobs,
+                               const device_facts *dev)
+{
+    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+}
+
+static const exercise batched_smem = {
+    .lesson = 6,
+    .name = "batched_smem",
+    .title = "prefetch PDIST elements at a time into shared memory",
+    .file = "lesson6/batched_smem.cu",
+    .kernel = "batched_smem",
+    .explained_in = "lessons/lesson6-batched-shared.md, section \"A batch in shared memory\"",
+    .knobs = {
+        PM_KNOB_BLOCKDIMX,
+        PM_KNOB_PDIST,
+        PM_KNOB_BLOCKS_PER_SM(1),
+    },
+    .check_sizes = PM_CHECK_SIZES,
+    .time_size = PM_TIME_SIZE,
+    .build = build_batched_smem,
+    .rtol = 1e-11,
+    .atol = 1e-12,
+    /* Expected on an H100 (to be calibrated): solution ~2x at PDIST 8; the
+     * untouched stub is the baseline. */
+    .bar = BAR_SPEEDUP,
+    .bar_share = 0.6,
+    .bar_floor = 1.3,
+    .checks = {
+        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
+         "The batch belongs in shared memory: PDIST doubles for each of the BLOCKDIMX "
+         "threads, __shared__ double buf[PDIST * BLOCKDIMX]. An array in shared memory can "
+         "be indexed at run time (slot ctr % PDIST), which is what lets PDIST be a knob "
+         "instead of lines of code."},
+        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
+         "The kernel uses local memory: per-thread device memory, as slow as the array you "
+         "are prefetching from. Keep the batch in the shared array, not in a per-thread "
+         "array."},
+    },
+};
+
+const exercise *const lesson6_exercises[] = { &batched_smem, NULL };

@@ -1,0 +1,83 @@
+/* Lesson 7's exercises: rolling prefetch into registers. The demo shows the
+ * direct version, whose run-time ring index sends the ring to local memory;
+ * the exercise keeps it in registers by unrolling by PDIST. */
+#include "../spec.h"
+#include "prefetch_model.h"
+
+/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+static void build_rolling(instance *I, size_t size, const int *knobs, const device_facts *dev)
+{
+    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+}
+
+#define LOCAL_WHY                                                                      \
+    "The ring must stay in registers, and registers cannot be indexed at run time: an "  \
+    "instruction names its registers when it is compiled. Indexed by ctr % PDIST, the "  \
+    "ring goes to local memory (device memory behind L1), and each refill becomes a "    \
+    "local store that waits for its global load: a full latency per iteration, as in "   \
+    "the plain loop. Unroll the loop over the slots by PDIST so every ring index is a "  \
+    "constant."
+
+static const exercise rolling_direct = {
+    .lesson = 7,
+    .name = "rolling_direct",
+    .title = "demo: the direct rolling prefetch into a register array (local memory)",
+    .file = "lesson7/rolling_direct.cu",
+    .kernel = "rolling_direct",
+    /* A demo has no solution of its own: its row is timed next to the fix. */
+    .reference = "lesson7/rolling_regs.cu",
+    .reference_kernel = "rolling_regs",
+    .explained_in = "lessons/lesson7-rolling-registers.md, section \"Where the ring really lives\"",
+    .demo = 1,
+    .knobs = {
+        PM_KNOB_BLOCKDIMX,
+        PM_KNOB_PDIST,
+        PM_KNOB_BLOCKS_PER_SM(1),
+    },
+    .check_sizes = PM_CHECK_SIZES,
+    .time_size = PM_TIME_SIZE,
+    .build = build_rolling,
+    .rtol = 1e-11,
+    .atol = 1e-12,
+    /* A demo has no reference solution: the bar is the floor alone, "at least
+     * as fast as the plain loop", which this kernel is expected to miss
+     * (~0.94x in the H100 probe); its mechanism checks fail in any case. */
+    .bar = BAR_SPEEDUP,
+    .bar_share = 0.0,
+    .bar_floor = 1.0,
+    .checks = {
+        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL, LOCAL_WHY},
+        {CHECK_PTX_LACKS, "ld.local", 0, NULL, LOCAL_WHY},
+    },
+};
+
+static const exercise rolling_regs = {
+    .lesson = 7,
+    .name = "rolling_regs",
+    .title = "a rolling prefetch into registers, unrolled so it stays in registers",
+    .file = "lesson7/rolling_regs.cu",
+    .kernel = "rolling_regs",
+    .explained_in = "lessons/lesson7-rolling-registers.md, section \"Unroll by PDIST\"",
+    .knobs = {
+        PM_KNOB_BLOCKDIMX,
+        PM_KNOB_PDIST,
+        PM_KNOB_BLOCKS_PER_SM(1),
+    },
+    .check_sizes = PM_CHECK_SIZES,
+    .time_size = PM_TIME_SIZE,
+    .build = build_rolling,
+    .rtol = 1e-11,
+    .atol = 1e-12,
+    /* Expected on an H100 (to be calibrated): solution 2.5x or more at
+     * PDIST 8; the untouched stub is the direct version, below 1x. */
+    .bar = BAR_SPEEDUP,
+    .bar_share = 0.6,
+    .bar_floor = 1.5,
+    .checks = {
+        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL, LOCAL_WHY},
+        {CHECK_PTX_LACKS, "ld.local", 0, NULL, LOCAL_WHY},
+    },
+};
+
+/* The demo first, so the report shows the problem before the fix. */
+const exercise *const lesson7_exercises[] = { &rolling_direct, &rolling_regs, NULL };

@@ -1,0 +1,50 @@
+/* Lesson 8's exercises: rolling prefetch into shared memory with ordinary
+ * loads. It is correct and teaches the ring, but it does not pay: the store
+ * to shared memory waits for its load in the same iteration. So the exercise
+ * asks for the mechanism (the ring in shared memory) and for the speed of the
+ * reference, not for a gain over the baseline. */
+#include "../spec.h"
+#include "prefetch_model.h"
+
+/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+static void build_rolling_smem(instance *I, size_t size, const int *knobs,
+                               const device_facts *dev)
+{
+    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+}
+
+static const exercise rolling_smem = {
+    .lesson = 8,
+    .name = "rolling_smem",
+    .title = "a rolling prefetch into shared memory (synchronous loads)",
+    .file = "lesson8/rolling_smem.cu",
+    .kernel = "rolling_smem",
+    .explained_in = "lessons/lesson8-rolling-shared.md, section \"The rolling buffer\"",
+    .knobs = {
+        PM_KNOB_BLOCKDIMX,
+        PM_KNOB_PDIST,
+        PM_KNOB_BLOCKS_PER_SM(1),
+    },
+    .check_sizes = PM_CHECK_SIZES,
+    .time_size = PM_TIME_SIZE,
+    .build = build_rolling_smem,
+    .rtol = 1e-11,
+    .atol = 1e-12,
+    /* The reference is about as fast as the baseline (~0.95x in the H100
+     * probe): ask for its speed within noise, not for a gain. */
+    .bar = BAR_MATCH_SOLUTION,
+    .bar_share = 0.15,
+    .bar_floor = 0.0,
+    .checks = {
+        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
+         "The exercise is the ring in shared memory: PDIST slots for each of the BLOCKDIMX "
+         "threads, __shared__ double buf[PDIST * BLOCKDIMX], read at slot ctr % PDIST and "
+         "refilled with the element PDIST iterations ahead. Build it even though it will "
+         "not be faster: lesson 9 makes the same ring pay."},
+        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
+         "The kernel uses local memory (device memory): keep the ring in the shared "
+         "array, not in a per-thread array."},
+    },
+};
+
+const exercise *const lesson8_exercises[] = { &rolling_smem, NULL };

@@ -1,0 +1,134 @@
+/* prefetch_model.h: the problem shared by lessons 5 to 10 (prefetching).
+ *
+ * Every kernel of these lessons runs the same model loop: block b owns a
+ * contiguous chunk of `imax` doubles (elements b*imax .. b*imax + imax - 1)
+ * and thread t of the block visits chunk elements t, t + BLOCKDIMX,
+ * t + 2*BLOCKDIMX, ..., adding exp(x) of each to its own sum, which it writes
+ * to out[b*BLOCKDIMX + t]. The kernels take (arr, out, imax).
+ *
+ * The launch is deliberately thin: BLOCKS_PER_SM blocks of BLOCKDIMX threads
+ * per SM (one block of 128 threads by default), so each SM has only a few
+ * warps to switch between while a load is outstanding. That makes the plain
+ * loop latency-bound, far from the copy bandwidth: the situation in which
+ * prefetching pays.
+ *
+ * Sizes: imax is a multiple of BLOCKDIMX * lcm(4, PDIST), so every thread
+ * runs the same number of iterations, and that number is a multiple of 4 (the
+ * batch of lesson 5) and of PDIST (batches and unrolled rings of lessons 6 and
+ * 7). `size` asks for a total number of elements; the instance rounds it down
+ * to those multiples, and never below one multiple.
+ *
+ * The expected sums are computed in the kernel's order. To keep the CPU cost
+ * of the large timing instance low, the inputs are drawn from a table of
+ * 65536 random values whose exp() is computed once; the kernel cannot tell
+ * and still reads every element from device memory. */
+#ifndef PREFETCH_MODEL_H
+#define PREFETCH_MODEL_H
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include "../spec.h"
+
+#define PM_TABLE 65536
+/* Total elements of the timing instance: 256 MiB of doubles, five times the
+ * 50 MB L2 of an H100. The baseline takes about a millisecond at one block per
+ * SM; the fastest variants a few tenths. Building it takes a fraction of a
+ * second of arithmetic on one core; most of the cost is the operating system
+ * handing over the 256 MiB of fresh pages. */
+#define PM_TIME_SIZE ((size_t)32 << 20)
+/* Correctness sizes: the smallest instance (every thread runs the minimum
+ * number of iterations, so rolling prefetches never refill), and two more. */
+#define PM_CHECK_SIZES {1, 2000000, 6000000, 0}
+
+static inline long pm_gcd(long a, long b)
+{
+    while (b) {
+        long t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* The multiple every thread's iteration count must be: lcm(4, pdist). */
+static inline long pm_iter_multiple(int pdist)
+{
+    if (pdist < 1)
+        pdist = 1;
+    return 4L * pdist / pm_gcd(4, pdist);
+}
+
+/* splitmix64, seeded from the instance so a printed seed replays the run. */
+static inline uint64_t pm_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static void prefetch_model_build(instance *I, size_t size, int blockdimx, int pdist,
+                                 int blocks_per_sm, const device_facts *dev)
+{
+    const unsigned grid = (unsigned)(dev->sm_count * blocks_per_sm);
+    const size_t threads = (size_t)grid * blockdimx;
+    const long m = pm_iter_multiple(pdist);
+    size_t iters = size / threads;
+    iters -= iters % (size_t)m;
+    if (iters < (size_t)m)
+        iters = (size_t)m;
+    const int imax = (int)(iters * (size_t)blockdimx);
+    const size_t n = (size_t)grid * (size_t)imax;
+
+    double *arr = inst_input(I, n, ELEM_F64);
+    double *want = inst_output(I, threads, ELEM_F64);
+    inst_arg_int(I, imax);
+    inst_launch(I, grid, 1, 1, (unsigned)blockdimx, 1, 1, 0);
+    inst_bytes_moved(I, 8.0 * (double)n + 8.0 * (double)threads);
+
+    static double xs[PM_TABLE], fx[PM_TABLE];
+    for (int k = 0; k < PM_TABLE; k++) {
+        xs[k] = inst_uniform(I, -1.0, 1.0);
+        fx[k] = exp(xs[k]);
+    }
+    uint64_t s = inst_u32(I);
+    s = (s << 32) | inst_u32(I);   /* two statements: a defined order */
+
+    /* Element i of a chunk belongs to thread i % blockdimx, and a thread's
+     * elements come in increasing i: summing in this order is the kernel's. */
+    for (unsigned b = 0; b < grid; b++) {
+        double *acc = want + (size_t)b * blockdimx;
+        double *x = arr + (size_t)b * imax;
+        for (int t = 0; t < blockdimx; t++)
+            acc[t] = 0.0;
+        /* imax and blockdimx are multiples of 4: four elements per draw. */
+        for (int i = 0, t = 0; i < imax; i += 4, t += 4) {
+            if (t == blockdimx)
+                t = 0;
+            uint64_t r = pm_next(&s);
+            for (int j = 0; j < 4; j++, r >>= 16) {
+                unsigned k = (unsigned)(r & (PM_TABLE - 1));
+                x[i + j] = xs[k];
+                acc[t + j] += fx[k];
+            }
+        }
+    }
+}
+
+/* Knobs shared by the prefetch lessons. */
+#define PM_KNOB_BLOCKDIMX \
+    {"BLOCKDIMX", 128, 32, 256, 1, "threads per block (blockDim.x), a compile-time constant"}
+#define PM_KNOB_PDIST \
+    {"PDIST", 8, 1, 16, 0, "prefetch distance: elements each thread has in flight or buffered"}
+#define PM_KNOB_BLOCKS_PER_SM(def) \
+    {"BLOCKS_PER_SM", def, 1, 16, 0, "blocks launched per SM (grid = SMs x this)"}
+
+/* Shared memory of the plain thread-major or index-major buffer. */
+static inline long pm_smem_pdist_blockdimx(const int *knobs)
+{
+    /* knobs: BLOCKDIMX, PDIST, ... in every spec that uses this */
+    return 8L * knobs[0] * knobs[1];
+}
+
+#endif
