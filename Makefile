@@ -15,7 +15,7 @@ LESSONS := $(filter lesson%,$(MAKECMDGOALS))
 LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 
 # Knobs the exercises declare; set any of them on the command line.
-KNOBS := TILE PDIST PADDING BLOCKS_PER_SM BATCH UNROLL
+KNOBS := BLOCKDIMX BLOCKS_PER_SM CH PADDING PDIST SMEM_PAD_KB TILE UNROLL
 KNOB_ARGS := $(foreach k,$(KNOBS),$(if $($(k)),--set $(k)=$($(k))))
 GRADE_ARGS := $(KNOB_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
               $(if $(ONLY),--only $(ONLY))
@@ -71,7 +71,7 @@ $(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/main.o | cuda-toolkit
 $(BUILD)/libgrader.a: $(GRADER_OBJ)
 	ar rcs $@ $^
 
-$(BUILD)/obj/%.o: %.c grader/*.h | cuda-toolkit
+$(BUILD)/obj/%.o: %.c grader/*.h grader/specs/*.h | cuda-toolkit
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 

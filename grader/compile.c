@@ -132,8 +132,8 @@ static char *program_log(nvrtcProgram prog)
         }                                                                        \
     } while (0)
 
-void compile_file(const char *path, const exercise *ex, const int *knobs, int cc,
-                  compiled *out)
+void compile_file(const char *path, const exercise *ex, const char *kernel,
+                  const int *knobs, int cc, compiled *out)
 {
     memset(out, 0, sizeof *out);
     nvrtcProgram prog = NULL;
@@ -193,17 +193,17 @@ void compile_file(const char *path, const exercise *ex, const int *knobs, int cc
     }
 
     char entry[300];
-    snprintf(entry, sizeof entry, ".entry %s(", ex->kernel);
+    snprintf(entry, sizeof entry, ".entry %s(", kernel);
     if (!strstr(out->ptx, entry)) {
         out->missing = 1;
         snprintf(out->error, sizeof out->error,
                  "%s compiles but has no kernel named '%s': declare it as "
                  "extern \"C\" __global__ void %s(...)",
-                 path, ex->kernel, ex->kernel);
+                 path, kernel, kernel);
         goto done;
     }
     if (native)
-        parse_ptxas_report(out->log, ex->kernel, &out->res);
+        parse_ptxas_report(out->log, kernel, &out->res);
     out->ok = 1;
 done:
     if (prog)

@@ -27,11 +27,11 @@ typedef struct compiled {
 int nvrtc_target_for(int cc, char *target, size_t len);
 
 /* Compile `path` (read from disk; also the name compile errors show) for
- * compute capability `cc`, with -D<knob>=<value> for each knob. The kernel
- * entry point must be ex->kernel. Always fills `out`; free with
+ * compute capability `cc`, with -D<knob>=<value> for each of ex's knobs. The
+ * file must define the entry point `kernel`. Always fills `out`; free with
  * compiled_free. */
-void compile_file(const char *path, const exercise *ex, const int *knobs, int cc,
-                  compiled *out);
+void compile_file(const char *path, const exercise *ex, const char *kernel,
+                  const int *knobs, int cc, compiled *out);
 void compiled_free(compiled *c);
 
 /* Pull registers, stack frame, spills and static shared memory for `kernel`

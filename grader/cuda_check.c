@@ -11,6 +11,7 @@ const char *cuda_error_meaning(cudaError_t e)
 {
     switch (e) {
     case cudaErrorIllegalAddress:
+    case cudaErrorInvalidAddressSpace:
         return "a kernel read or wrote memory it does not own: usually an index "
                "past the end of an array, a missing bounds check (if (i < n)), or a "
                "wrong shared-memory index.";
@@ -54,7 +55,7 @@ const char *cuda_error_meaning(cudaError_t e)
                "than the CUDA toolkit used to build it (update the driver, or use the "
                "toolkit that matches it via CUDA_HOME).";
     default:
-        return "the CUDA runtime reported an error; the line above says which call.";
+        return "the CUDA runtime reported an error; the failing call is named below.";
     }
 }
 

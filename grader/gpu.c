@@ -206,6 +206,37 @@ static double now_s(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* The GPU refused a launch before it started: say which limit, with the
+ * numbers, since "invalid argument" alone teaches nothing. */
+_Noreturn static void launch_refused(const kernel *k, const instance *I, cudaError_t le)
+{
+    (void)cudaGetLastError();
+    struct cudaFuncAttributes a;
+    memset(&a, 0, sizeof a);
+    cudaError_t ae = cudaFuncGetAttributes(&a, (const void *)k->fn);
+    unsigned threads = I->block[0] * I->block[1] * I->block[2];
+    g_result->outcome = OUT_RESOURCES;
+    if (ae == cudaSuccess && threads > (unsigned)a.maxThreadsPerBlock)
+        snprintf(g_result->message, sizeof g_result->message,
+                 "While %s: the GPU refused the launch (%s). The launch has %u threads per "
+                 "block, but this kernel can run at most %d: either its __launch_bounds__ "
+                 "allows fewer threads than the exercise launches, or it uses so many "
+                 "registers (%d per thread) that a block of %u would need more than the SM "
+                 "has. Raise the first number of __launch_bounds__ to at least %u, or use "
+                 "fewer registers.", g_result->stage, cudaGetErrorName(le), threads,
+                 a.maxThreadsPerBlock, a.numRegs, threads, threads);
+    else
+        snprintf(g_result->message, sizeof g_result->message,
+                 "While %s: the GPU refused the launch (%s). The block asks for %u threads "
+                 "and %zu bytes of dynamic plus %zu bytes of static shared memory: one of "
+                 "these is more than this GPU or this kernel allows.",
+                 g_result->stage, cudaGetErrorName(le), threads, I->dyn_smem,
+                 ae == cudaSuccess ? a.sharedSizeBytes : 0);
+    snprintf(g_result->detail, sizeof g_result->detail, "failing call: cudaLaunchKernel\n at %s:%d",
+             __FILE__, __LINE__);
+    _exit(2);
+}
+
 double gpu_launch(const kernel *k, const instance *I, dev_buffers *d, int timed,
                   double timeout_s)
 {
@@ -233,7 +264,11 @@ double gpu_launch(const kernel *k, const instance *I, dev_buffers *d, int timed,
                                         (int)I->dyn_smem));
     if (timed)
         CUDA_CHECK(cudaEventRecord(e0, 0));
-    CUDA_CHECK(cudaLaunchKernel((const void *)k->fn, grid, block, argp, I->dyn_smem, 0));
+    cudaError_t le = cudaLaunchKernel((const void *)k->fn, grid, block, argp, I->dyn_smem, 0);
+    if (le == cudaErrorInvalidValue || le == cudaErrorLaunchOutOfResources ||
+        le == cudaErrorInvalidConfiguration)
+        launch_refused(k, I, le);
+    CUDA_CHECK(le);
     CUDA_CHECK(cudaEventRecord(e1, 0));
     /* Poll rather than block, so a kernel that never ends is reported as a
      * hang by this process instead of freezing it. */
@@ -243,7 +278,8 @@ double gpu_launch(const kernel *k, const instance *I, dev_buffers *d, int timed,
         if (e == cudaSuccess)
             break;
         if (e != cudaErrorNotReady)
-            CUDA_CHECK(e);
+            cuda_fail(e, "the kernel, while it ran (the error surfaced at cudaEventQuery)",
+                      __FILE__, __LINE__);
         if (now_s() - start > timeout_s) {
             g_result->outcome = OUT_HANG;
             snprintf(g_result->message, sizeof g_result->message,

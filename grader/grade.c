@@ -26,7 +26,13 @@ void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                     : v == V_SOLUTION ? "solutions"
                     : ex->demo ? "grader/demos"
                     : o->student_dir;
-    snprintf(path, len, "%s/%s/%s", o->root, dir, ex->file);
+    const char *file = v == V_SOLUTION && ex->reference ? ex->reference : ex->file;
+    snprintf(path, len, "%s/%s/%s", o->root, dir, file);
+}
+
+const char *variant_kernel(const exercise *ex, enum variant v)
+{
+    return v == V_SOLUTION && ex->reference_kernel ? ex->reference_kernel : ex->kernel;
 }
 
 /* The path as the student should see it: relative to the course's top. */
@@ -65,12 +71,12 @@ static int compile_all(const exercise *ex, const int *knobs, const grade_opts *o
         char path[1024];
         variant_path(ex, v, o, path, sizeof path);
         set_stage("compiling %s", shown(path, o));
-        compile_file(path, ex, knobs, cc, &c[v]);
+        compile_file(path, ex, variant_kernel(ex, v), knobs, cc, &c[v]);
         /* NVRTC names the file as we gave it; show it as the student knows it. */
         if (c[v].ok)
             continue;
         if (v != V_STUDENT) {
-            say(r, OUT_INTERNAL, "The course's own %s (%s) did not build: %s. This is "
+            say(r, OUT_INTERNAL, "The course's own copy of %s (%s) did not build: %s. This is "
                 "a bug in the course, not in your kernel; please report it.",
                 variant_name(v), shown(path, o), c[v].error);
             keep_detail(r, c[v].log);
@@ -98,13 +104,13 @@ static int run_and_verify(const exercise *ex, const kernel *k, instance *I,
     gpu_launch(k, I, d, 0, o->launch_timeout_s);
     int bad_buf;
     long bad_off;
-    set_stage("reading back the output of the %s (%s)", variant_name(v), when);
+    set_stage("reading back the output of %s (%s)", variant_name(v), when);
     size_t guard = dev_buffers_download(d, I, &bad_buf, &bad_off);
     enum outcome fail = v == V_STUDENT ? OUT_WRONG : OUT_INTERNAL;
     if (guard) {
         const buffer *B = &I->bufs[bad_buf];
         long es = (long)elem_size(B->type);
-        say(r, fail, "The %s wrote outside its output array (%s): %zu guard bytes "
+        say(r, fail, "%s wrote outside its output array (%s): %zu guard bytes "
             "changed, the first at element %ld of an array of %zu %ss. An index is "
             "out of range: check the bounds test (i < n) and how the index is built "
             "from blockIdx and threadIdx.",
@@ -116,13 +122,13 @@ static int run_and_verify(const exercise *ex, const kernel *k, instance *I,
     if (verify_outputs(I, ex->rtol, ex->atol, &rep) == 0)
         return 0;
     if (rep.unwritten == rep.wrong)
-        say(r, fail, "The %s left %zu of %zu output values unwritten (%s). The grader "
+        say(r, fail, "%s left %zu of %zu output values unwritten (%s). The grader "
             "fills the output with a poison pattern before every launch; these still "
             "hold it. Some threads, or some part of the index range, never store a "
             "result: check that the grid covers every element.",
             variant_name(v), rep.unwritten, rep.checked, when);
     else
-        say(r, fail, "The %s computed %zu of %zu values wrong (%s; %zu never written). "
+        say(r, fail, "%s computed %zu of %zu values wrong (%s; %zu never written). "
             "Tolerance: |got - expected| <= %g + %g*|expected|. Replay these inputs with "
             "SEED=%llu.", variant_name(v), rep.wrong, rep.checked, when, rep.unwritten,
             ex->atol, ex->rtol, r->seed);
@@ -149,7 +155,7 @@ static int check_correctness(const exercise *ex, const int *knobs, const grade_o
                 continue;
             char when[96];
             snprintf(when, sizeof when, "size %zu", size);
-            set_stage("running the %s at size %zu", variant_name(v), size);
+            set_stage("running %s at size %zu", variant_name(v), size);
             dev_buffers d;
             dev_buffers_upload(&d, &I);
             int bad = run_and_verify(ex, &k[v], &I, &d, v, o, r, when);
@@ -176,7 +182,7 @@ static void time_rounds(kernel k[N_VARIANTS], const instance *I, dev_buffers d[N
         for (int j = 0; j < N_VARIANTS; j++) {
             /* Rotate the order so no version always runs right after another. */
             int v = (j + S->n) % N_VARIANTS;
-            set_stage("timing the %s", variant_name(v));
+            set_stage("timing %s", variant_name(v));
             gpu_flush_l2(dev);
             S->t[v][S->n] = gpu_launch(&k[v], I, &d[v], 1, o->launch_timeout_s);
         }
@@ -244,7 +250,7 @@ static enum speed time_and_judge(const exercise *ex, const int *knobs, const gra
     dev_buffers d[N_VARIANTS];
     double slowest = 0;
     for (int v = 0; v < N_VARIANTS; v++) {
-        set_stage("warming up the %s", variant_name(v));
+        set_stage("warming up %s", variant_name(v));
         dev_buffers_upload(&d[v], &I);
         gpu_launch(&k[v], &I, &d[v], 0, o->launch_timeout_s);
         double t = gpu_launch(&k[v], &I, &d[v], 1, o->launch_timeout_s);
@@ -291,7 +297,7 @@ static enum speed time_and_judge(const exercise *ex, const int *knobs, const gra
     for (int j = 0; j < N_VARIANTS; j++) {
         char when[128];
         snprintf(when, sizeof when, "size %zu, after %d timed launches", ex->time_size, S.n);
-        set_stage("checking the %s after timing", variant_name(order[j]));
+        set_stage("checking %s after timing", variant_name(order[j]));
         if (run_and_verify(ex, &k[order[j]], &I, &d[order[j]], order[j], o, r, when)) {
             if (order[j] == V_STUDENT && r->outcome == OUT_WRONG) {
                 size_t n = strlen(r->message);
@@ -398,21 +404,23 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     if (compile_all(ex, knobs, o, dev.cc, c, r) != 0)
         goto done;
     for (int v = 0; v < N_VARIANTS; v++) {
-        set_stage("loading the %s onto the GPU", variant_name(v));
-        gpu_load(&c[v], ex->kernel, &k[v]);
+        set_stage("loading %s onto the GPU", variant_name(v));
+        gpu_load(&c[v], variant_kernel(ex, v), &k[v]);
     }
 
-    /* Resources at the timing geometry, which is the one the report shows. */
+    /* Resources depend on the block shape and shared memory, not on the
+     * problem size: read them on the smallest instance, so the large timing
+     * instance is built only once. */
     {
         instance I;
-        set_stage("building the timing inputs (size %zu)", ex->time_size);
-        if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0) {
+        set_stage("building the inputs of size %zu", ex->check_sizes[0]);
+        if (instance_build(&I, ex, ex->check_sizes[0], knobs, &dev, o->seed) != 0) {
             say(r, OUT_INTERNAL, "The exercise's spec is broken: %s", I.error);
             goto done;
         }
         for (int v = 0; v < N_VARIANTS; v++) {
             r->res[v] = c[v].res;
-            set_stage("reading the resources of the %s", variant_name(v));
+            set_stage("reading the resources of %s", variant_name(v));
             gpu_resources(&k[v], &I, &dev, &r->res[v]);
         }
         instance_free(&I);

@@ -18,8 +18,10 @@ typedef struct grade_opts {
  * error: the child exits and the parent reads `r`. */
 void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, result *r);
 
-/* The path of one version's file: <root>/<dir>/<ex->file>. */
+/* The path of one version's file: <root>/<dir>/<ex->file>, and its kernel's
+ * name (both differ for the solution when the spec names a `reference`). */
 void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                   char *path, size_t len);
+const char *variant_kernel(const exercise *ex, enum variant v);
 
 #endif

@@ -53,6 +53,17 @@ static buffer *next_buf(instance *I, size_t count, enum elem_type t, int out)
     static buffer sink;
     if (I->nbufs >= MAX_BUFS) {
         spec_error(I, "more buffers than MAX_BUFS");
+        /* build() goes on to fill what it got: scratch memory, shared by
+         * every call past the limit, so it ends with this message, not a
+         * crash. */
+        static size_t cap;
+        size_t bytes = (count ? count : 1) * sizeof(double);
+        if (bytes > cap) {
+            void *p = realloc(sink.host, bytes);
+            if (p)
+                sink.host = p, cap = bytes;
+        }
+        sink.want = sink.host;
         return &sink;
     }
     buffer *b = &I->bufs[I->nbufs];

@@ -219,7 +219,7 @@ static int cmd_static(const options *o)
         for (int c = 0; c < 2; c++) {
             resources res = {0};
             int r = static_check_exercise(ex, knobs, &o->g, ccs[c], msg, sizeof msg, &res);
-            printf("%s%-5s%s lesson%d/%-22s sm_%d", color ? (r ? "\033[31m" : "\033[32m") : "",
+            printf("%s%-5s%s lesson%d/%-24s sm_%d", color ? (r ? "\033[31m" : "\033[32m") : "",
                    r ? "FAIL" : "ok", color ? "\033[0m" : "", ex->lesson, ex->name, ccs[c]);
             if (res.known)
                 printf("  stub: %d regs, %d B stack, %d B smem", res.regs, res.stack_bytes,
@@ -259,7 +259,7 @@ static void compile_without_gpu(const exercise *ex, const int *knobs, const grad
     char path[1024];
     variant_path(ex, V_STUDENT, g, path, sizeof path);
     compiled c;
-    compile_file(path, ex, knobs, 90, &c);
+    compile_file(path, ex, ex->kernel, knobs, 90, &c);
     r->res[V_STUDENT] = c.res;
     r->res[V_STUDENT].occupancy_pct = -1;
     if (!c.ok) {

@@ -30,9 +30,9 @@ int outcome_is_pass(enum outcome o)
 const char *variant_name(enum variant v)
 {
     switch (v) {
-    case V_BASELINE: return "baseline";
+    case V_BASELINE: return "the baseline";
     case V_STUDENT: return "your kernel";
-    case V_SOLUTION: return "reference solution";
+    case V_SOLUTION: return "the reference solution";
     default: return "?";
     }
 }

@@ -72,7 +72,7 @@ static void bar_text(char *buf, size_t len, const graded *x)
 
 void print_table(FILE *f, const graded *g, int n, int color)
 {
-    fprintf(f, "%s%-28s %-9s %9s %9s %9s %7s %9s %6s %5s %4s %8s %6s %4s%s\n",
+    fprintf(f, "%s%-32s %-9s %9s %9s %9s %7s %9s %6s %5s %4s %8s %6s %4s%s\n",
             color ? BOLD : "", "exercise", "result", "baseline", "yours", "ref", "speedup",
             "bar", "GB/s", "%bw", "regs", "smem", "local", "occ", color ? RESET : "");
     for (int i = 0; i < n; i++) {
@@ -100,7 +100,7 @@ void print_table(FILE *f, const graded *g, int n, int color)
             if (s->occupancy_pct >= 0)
                 snprintf(occ, sizeof occ, "%d%%", s->occupancy_pct);
         }
-        fprintf(f, "%-28s %s%-9s%s %9s %9s %9s %7s %9s %6s %5s %4s %8s %6s %4s\n", id,
+        fprintf(f, "%-32s %s%-9s%s %9s %9s %9s %7s %9s %6s %5s %4s %8s %6s %4s\n", id,
                 color ? outcome_color(r->outcome) : "", outcome_word(r->outcome),
                 color ? RESET : "", base, you, ref, sp, bar, gb, pct, regs, smem, local, occ);
     }

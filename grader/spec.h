@@ -115,6 +115,12 @@ typedef struct exercise {
     const char *title;         /* one line */
     const char *file;          /* "lesson1/shared_hog.cu" under exercises/, solutions/, grader/baselines/ */
     const char *kernel;        /* extern "C" entry point in all three files */
+    /* Optional: the speed rule compares with solutions/<reference> (entry
+     * point reference_kernel, default `kernel`) instead of solutions/<file>.
+     * For a demo, which has no solution of its own, or for "as fast as
+     * another exercise's answer" (lesson 10's index scheme vs padding). */
+    const char *reference;
+    const char *reference_kernel;
     const char *explained_in;  /* "lessons/lesson1-occupancy.md, section 2" */
     int min_cc;                /* 0, or e.g. 80: cp.async needs compute capability 8.0 */
     int demo;                  /* 1: a trusted file from grader/demos/ shown for what it teaches;

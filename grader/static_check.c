@@ -39,27 +39,37 @@ int static_check_exercise(const exercise *ex, const int *knobs, const grade_opts
     }
     instance_free(&I);
 
-    for (int v = 0; v < N_VARIANTS && at < len; v++) {
+    /* What gets compiled: the baseline, the student's file (or the demo),
+     * the kernel the speed rule compares with, and, when that is not the
+     * exercise's own solution, the solution too: it must hold every
+     * mechanism check (a demo is expected to fail them). */
+    grade_opts as_solution = *o;
+    as_solution.student_dir = "solutions";
+    struct { enum variant v; const grade_opts *opts; int own_solution; } jobs[4] = {
+        {V_BASELINE, o, 0}, {V_STUDENT, o, 0}, {V_SOLUTION, o, !ex->reference}, {V_STUDENT, &as_solution, 1},
+    };
+    int njobs = ex->reference && !ex->demo ? 4 : 3;
+    for (int j = 0; j < njobs && at < len; j++) {
+        enum variant v = jobs[j].v;
         char path[1024];
-        variant_path(ex, v, o, path, sizeof path);
+        variant_path(ex, v, jobs[j].opts, path, sizeof path);
         compiled c;
-        compile_file(path, ex, knobs, cc, &c);
+        compile_file(path, ex, variant_kernel(ex, v), knobs, cc, &c);
         c.res.smem_dynamic = (int)dyn;
         c.res.occupancy_pct = -1;
         if (!c.ok) {
-            at += snprintf(msg + at, len - at, "%s (sm_%d): %s\n%s", variant_name(v), cc,
-                           c.error, c.log ? c.log : "");
+            at += snprintf(msg + at, len - at, "%s (sm_%d): %s\n%s", path, cc, c.error,
+                           c.log ? c.log : "");
             bad = 1;
-        } else if (v == V_SOLUTION) {
+        } else if (jobs[j].own_solution && !ex->demo) {
             char what[512];
             int f = first_failed_check(ex, &c, &c.res, knobs, what, sizeof what);
             if (f >= 0) {
                 at += snprintf(msg + at, len - at,
-                               "reference solution (sm_%d) fails its own mechanism check: %s\n",
-                               cc, what);
+                               "%s (sm_%d) fails its own mechanism check: %s\n", path, cc, what);
                 bad = 1;
             }
-        } else if (v == V_STUDENT && student_res) {
+        } else if (v == V_STUDENT && jobs[j].opts == o && student_res) {
             *student_res = c.res;
         }
         compiled_free(&c);

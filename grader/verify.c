@@ -39,11 +39,13 @@ size_t verify_outputs(const instance *I, double rtol, double atol, mismatch_repo
             continue;
         for (size_t i = 0; i < B->count; i++) {
             double got = buffer_value(B, i), want = B->want[i];
-            int poison = buffer_is_poison(B, i);
-            int ok = !poison && !isnan(got) && fabs(got - want) <= atol + rtol * fabs(want);
+            /* Right values pass whatever their bytes: an int poison reads
+             * as -1, which may be the answer. Float poison is a NaN. */
+            int ok = !isnan(got) && fabs(got - want) <= atol + rtol * fabs(want);
             rep->checked++;
             if (ok)
                 continue;
+            int poison = buffer_is_poison(B, i);
             rep->unwritten += poison;
             if (rep->wrong++ < SHOW && len < sizeof rep->text - 160) {
                 char where[32] = "";

@@ -37,6 +37,13 @@ for phase in "$@"; do
         grep -E '^[0-9]+%: Checks|skipped|Passed|Failed|Error' "$OUT/make-test.log" | tail -40
         cp build/tests/*.txt build/tests/*.json "$OUT/" 2>/dev/null
         ;;
+    test-gpu)
+        log test-gpu
+        make test-gpu >"$OUT/make-test-gpu.log" 2>&1
+        echo "make test-gpu exit $?" | tee -a "$OUT/phases.log"
+        grep -E '^[0-9]+%: Checks|skipped|:[A-Z]:' "$OUT/make-test-gpu.log" | tail -40
+        cp build/tests/*.txt build/tests/*.json "$OUT/" 2>/dev/null
+        ;;
     repeat)
         log "repeat x$REPEAT"
         for i in $(seq 1 "$REPEAT"); do
