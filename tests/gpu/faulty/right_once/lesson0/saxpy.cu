@@ -4,11 +4,10 @@ __device__ unsigned launches;
 
 extern "C" __global__ void saxpy(const float *x, const float *y, float *z, float a, int n)
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned seen = launches;
-    __syncthreads();
-    if (i == 0)
+    if (blockIdx.x == 0 && threadIdx.x == 0)
         atomicAdd(&launches, 1u);
-    if (i < n)
+    int stride = gridDim.x * blockDim.x;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride)
         z[i] = seen < 6 ? a * x[i] + y[i] : 0.0f;
 }
