@@ -18,7 +18,7 @@ LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 KNOBS := BLOCKDIMX BLOCKS_PER_SM CH PADDING PDIST SMEM_PAD_KB TILE UNROLL
 KNOB_ARGS := $(foreach k,$(KNOBS),$(if $($(k)),--set $(k)=$($(k))))
 GRADE_ARGS := $(KNOB_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
-              $(if $(ONLY),--only $(ONLY))
+              $(if $(ONLY),--only $(ONLY)) $(if $(filter 1,$(NCU)),--ncu)
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
@@ -42,6 +42,7 @@ help:
 	@echo "      SANITIZE=1             run your kernels under compute-sanitizer (finds bad accesses)"
 	@echo "      TIMEOUT=s              seconds one exercise may take (default 120)"
 	@echo "      ONLY=name              grade one exercise of the lesson"
+	@echo "      NCU=1                  also show Nsight Compute counters (bank conflicts, stalls)"
 	@echo "      TILE=16, PDIST=8, ...  set an exercise's knob (make list shows them)"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
 	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"

@@ -12,9 +12,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "child.h"
 #include "compile.h"
 #include "mechanism.h"
+#include "profile.h"
 #include "report.h"
 #include "static_check.h"
 #include "stats.h"
@@ -36,6 +38,8 @@ typedef struct options {
     int sweep_values[MAX_SWEEP];
     int nsweep;
     int seed_given;
+    int ncu;                     /* also show Nsight Compute counters */
+    const char *self;            /* argv[0] */
 } options;
 
 static void usage(FILE *f)
@@ -53,7 +57,9 @@ static void usage(FILE *f)
         "  --sweep NAME=a,b,.. grade at each value of a knob; print a TSV table\n"
         "  --json FILE         where to write the JSON report (default build/report.json)\n"
         "  --timeout S         seconds one exercise may take (default 120)\n"
-        "  --correctness-only  check results, skip timing (used with compute-sanitizer)\n");
+        "  --correctness-only  check results, skip timing (used with compute-sanitizer)\n"
+        "  --ncu               after grading, show Nsight Compute counters (bank conflicts,\n"
+        "                      DRAM throughput, stalls) for each exercise, where ncu works\n");
 }
 
 static int parse_lesson(const char *s)
@@ -87,6 +93,7 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--only")) { NEED_VALUE(); o->only = val; }
         else if (!strcmp(a, "--json")) { NEED_VALUE(); o->json = val; }
         else if (!strcmp(a, "--correctness-only")) o->g.correctness_only = 1;
+        else if (!strcmp(a, "--ncu")) o->ncu = 1;
         else if (!strcmp(a, "--seed")) {
             NEED_VALUE();
             o->g.seed = strtoull(val, NULL, 10);
@@ -318,6 +325,17 @@ static int cmd_check(options *o)
     print_run_header(stdout, g, n, mode);
     print_table(stdout, g, n, color);
     print_explanations(stdout, g, n, color, o->g.root);
+    if (o->ncu && !no_gpu)
+        for (int i = 0; i < n; i++) {
+            char sets[512] = "";
+            for (int s = 0; s < o->nsets; s++)
+                snprintf(sets + strlen(sets), sizeof sets - strlen(sets), " --set %s=%d",
+                         o->sets[s].name, o->sets[s].value);
+            options_for_profile p = {o->self, o->g.root, o->g.student_dir, sets};
+            printf("lesson%d/%s:\n", sel[i]->lesson, sel[i]->name);
+            fflush(stdout);
+            profile_exercise(sel[i], &p, stdout);
+        }
     if (o->json && *o->json) {
         if (write_json_report(o->json, g, n, mode) != 0)
             fprintf(stderr, "grader: could not write the report %s: %s\n", o->json,
@@ -346,7 +364,10 @@ static int cmd_sweep(options *o)
     int n = select_exercises(o, sel);
     if (!o->seed_given)
         o->g.seed = fresh_seed();
-    printf("# %s sweep, seed %llu\n", o->sweep_name, o->g.seed);
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    printf("# %s sweep, seed %llu\n# date: %s\n", o->sweep_name, o->g.seed, date);
     printf("%s\texercise\toutcome\tspeedup\tsolution_speedup\tbaseline_ms\tkernel_ms\tsolution_ms\tgpu\n",
            o->sweep_name);
     int base_sets = o->nsets;
@@ -383,6 +404,18 @@ int main(int argc, char **argv)
     const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
     if (t && atof(t) > 0)
         o.g.launch_timeout_s = atof(t);
+    o.self = argv[0];
+    if (!strcmp(o.cmd, "profile-one")) {
+        /* Internal: what ncu watches (see profile.c). */
+        const exercise *sel[MAX_SELECTED];
+        int knobs[MAX_KNOBS];
+        char err[512];
+        if (select_exercises(&o, sel) != 1 || knob_values(sel[0], &o, knobs, err, sizeof err)) {
+            fprintf(stderr, "grader: profile-one needs exactly one exercise\n");
+            return 2;
+        }
+        profile_launch_once(sel[0], knobs, &o.g);
+    }
     if (!strcmp(o.cmd, "list"))
         return cmd_list(&o);
     if (!strcmp(o.cmd, "static"))

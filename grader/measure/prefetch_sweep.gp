@@ -56,7 +56,10 @@ label(s) = \
 
 set terminal pngcairo size 900,640 font ",11" noenhanced
 set output out
-set title ttl
+# Where and when: the GPU from the rows, the date from the "# date:" line.
+gpu = system(sprintf("awk -F'\t' '$1 ~ /^[0-9]+$/ {print $9; exit}' '%s'", in))
+date = system(sprintf("sed -n 's/^# date: //p' '%s' | head -n 1", in))
+set title ttl . "\n" . gpu . ", " . date
 set xlabel "prefetch distance PDIST (elements per thread)"
 set ylabel "speedup over the plain loop"
 set key below horizontal maxcols 2 width 2 Left reverse

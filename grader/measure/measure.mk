@@ -1,0 +1,42 @@
+# measure.mk: measurements that draw the lessons' figures on your own GPU.
+#
+#   make measure lesson2   copy bandwidth against misalignment and stride
+#   make sweep lesson9     every prefetch variant against PDIST (lessons 5-10)
+#
+# Results land in build/measure/ (a TSV with the GPU's name and the date, and
+# PNG plots). The course's own copies, measured on an H100, are in
+# lessons/figures/ and grader/calibration/.
+
+MEASURE := $(BUILD)/measure
+NVCC := $(CUDA_HOME)/bin/nvcc
+SWEEP_PDIST ?= 2,4,6,8,12,16
+
+$(MEASURE)/coalescing: grader/measure/coalescing.cu | cuda-toolkit
+	@mkdir -p $(MEASURE)
+	$(NVCC) -O2 -arch=native -o $@ $< 2>/dev/null || $(NVCC) -O2 -arch=sm_75 -o $@ $<
+
+measure: $(MEASURE)/coalescing
+	@$(NEED) gnuplot-nox command -v gnuplot
+	$(MEASURE)/coalescing > $(MEASURE)/coalescing.tsv
+	gnuplot -e "tsv='$(MEASURE)/coalescing.tsv'; outdir='$(MEASURE)'" grader/measure/coalescing.gp
+	@echo "Plots: $(MEASURE)/lesson2-offset.png $(MEASURE)/lesson2-stride.png"
+
+# All prefetch variants at four blocks per SM, where the buffer's bank
+# conflicts cost time; lesson 5 has no PDIST (four named registers) and is
+# filed under PDIST 4. Padded and index-major buffers get a plot of their own,
+# with the unpadded rolling variants repeated for comparison.
+sweep: $(GRADER)
+	@$(NEED) gnuplot-nox command -v gnuplot
+	@mkdir -p $(MEASURE)
+	$(GRADER) check lesson6 lesson7 lesson8 lesson9 --solutions --set BLOCKS_PER_SM=4 \
+	  --sweep PDIST=$(SWEEP_PDIST) > $(MEASURE)/prefetch-sweep.tsv
+	$(GRADER) check lesson5 --solutions --set BLOCKS_PER_SM=4 --sweep BLOCKDIMX=128 \
+	  | awk -F'\t' -v OFS='\t' '$$1 ~ /^[0-9]+$$/ {$$1 = 4; print}' >> $(MEASURE)/prefetch-sweep.tsv
+	$(GRADER) check lesson10 --solutions --sweep PDIST=$(SWEEP_PDIST) > $(MEASURE)/prefetch-sweep-padded.tsv
+	awk -F'\t' '$$2 == "lesson7/rolling_regs" || $$2 == "lesson9/rolling_async"' \
+	  $(MEASURE)/prefetch-sweep.tsv >> $(MEASURE)/prefetch-sweep-padded.tsv
+	gnuplot -e "in='$(MEASURE)/prefetch-sweep.tsv'; out='$(MEASURE)/prefetch-sweep.png'; \
+	  ttl='Prefetch variants, no padding (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp
+	gnuplot -e "in='$(MEASURE)/prefetch-sweep-padded.tsv'; out='$(MEASURE)/prefetch-sweep-padded.png'; \
+	  ttl='Padded and index-major buffers (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp
+	@echo "Plots: $(MEASURE)/prefetch-sweep.png $(MEASURE)/prefetch-sweep-padded.png"

@@ -1,0 +1,191 @@
+/* profile.c: Nsight Compute's view of an exercise (make check lessonN NCU=1).
+ *
+ * Hardware counters answer what timing cannot: how many shared-memory bank
+ * conflicts a kernel has, how busy device memory is, what warps wait on. The
+ * grader re-runs itself under `ncu` in a mode that launches the baseline, the
+ * student's kernel and the solution once each on the timing problem, reads
+ * ncu's CSV and prints the three side by side. Grading never depends on it:
+ * where ncu is missing or the counters are not allowed, the report says so. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cuda_check.h"
+#include "gpu.h"
+#include "profile.h"
+
+static const struct {
+    const char *metric;
+    const char *label;
+} metrics[] = {
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared-load bank conflicts"},
+    {"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared-store bank conflicts"},
+    {"dram__throughput.avg.pct_of_peak_sustained_elapsed", "DRAM throughput, % of peak"},
+    {"smsp__average_warp_latency_issue_stalled_long_scoreboard.ratio",
+     "long-scoreboard stall (waiting on memory)"},
+    {"sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy, %"},
+    {"smsp__sass_inst_executed_op_ldgsts.sum", "async copies (LDGSTS)"},
+};
+#define N_METRICS (int)(sizeof metrics / sizeof metrics[0])
+
+void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts *o)
+{
+    static result r;
+    g_result = &r;
+    device_facts dev;
+    CUDA_CHECK(gpu_probe(&dev));
+    compiled c[N_VARIANTS];
+    kernel k[N_VARIANTS];
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char path[1024];
+        variant_path(ex, v, o, path, sizeof path);
+        compile_file(path, ex, variant_kernel(ex, v), knobs, dev.cc, &c[v]);
+        if (!c[v].ok) {
+            fprintf(stderr, "%s: %s\n", path, c[v].error);
+            exit(1);
+        }
+        gpu_load(&c[v], variant_kernel(ex, v), &k[v]);
+    }
+    instance I;
+    if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0) {
+        fprintf(stderr, "spec: %s\n", I.error);
+        exit(1);
+    }
+    /* Baseline, student, solution: ncu numbers its results in this order. */
+    for (int v = 0; v < N_VARIANTS; v++) {
+        dev_buffers d;
+        dev_buffers_upload(&d, &I);
+        dev_buffers_poison(&d, &I);
+        gpu_flush_l2(&dev);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        gpu_launch(&k[v], &I, &d, 0, o->launch_timeout_s);
+        dev_buffers_free(&d);
+    }
+    if (g_result->outcome != OUT_NOT_RUN) {
+        fprintf(stderr, "%s\n", g_result->message);
+        exit(1);
+    }
+    exit(0);
+}
+
+/* The value in the last quoted CSV field of `line`, thousands separators
+ * dropped; the metric's name is in the third field from the end. */
+static int csv_metric(const char *line, char *name, size_t nlen, double *value)
+{
+    const char *f[32];
+    int n = 0;
+    for (const char *p = line; *p && n < 32; p++)
+        if (*p == '"' && (p == line || p[-1] == ',')) {
+            f[n++] = p + 1;
+        }
+    if (n < 3)
+        return 0;
+    const char *nm = f[n - 3], *val = f[n - 1];
+    size_t l = strcspn(nm, "\"");
+    snprintf(name, nlen, "%.*s", (int)l, nm);
+    char digits[64];
+    size_t d = 0;
+    for (const char *p = val; *p && *p != '"' && d + 1 < sizeof digits; p++)
+        if (*p != ',')
+            digits[d++] = *p;
+    digits[d] = 0;
+    char *end;
+    *value = strtod(digits, &end);
+    return end != digits;
+}
+
+int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out)
+{
+    char ncu[512] = "";
+    const char *home = getenv("CUDA_HOME");
+    if (system("command -v ncu >/dev/null 2>&1") == 0)
+        snprintf(ncu, sizeof ncu, "ncu");
+    else if (home && snprintf(ncu, sizeof ncu, "%s/bin/ncu", home) > 0 && access(ncu, X_OK) == 0)
+        ;
+    else {
+        fprintf(out, "   Nsight Compute (ncu) is not installed here, so no hardware counters "
+                     "for lesson%d/%s. Grading does not depend on them.\n\n", ex->lesson, ex->name);
+        return -1;
+    }
+    char list[2048] = "";
+    for (int m = 0; m < N_METRICS; m++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? "," : "",
+                 metrics[m].metric);
+    char log[] = "/tmp/grader-ncu-XXXXXX";
+    int fd = mkstemp(log);
+    if (fd < 0)
+        return -1;
+    close(fd);
+    char cmd[8192];
+    /* --clock-control none: measure the card as it is set, never change it. */
+    snprintf(cmd, sizeof cmd,
+             "%s --clock-control none --csv --metrics %s --log-file %s %s profile-one "
+             "lesson%d --only %s --root %s --student-dir %s %s >/dev/null 2>%s.err",
+             ncu, list, log, p->self, ex->lesson, ex->name, p->root, p->student_dir, p->sets,
+             log);
+    int st = system(cmd);
+    FILE *f = fopen(log, "r");
+    double val[N_VARIANTS][N_METRICS];
+    int seen[N_VARIANTS][N_METRICS] = {{0}};
+    char line[4096], errpath[64];
+    int any = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        if (line[0] != '"' || !strncmp(line, "\"ID\"", 4))
+            continue;
+        int id = atoi(line + 1);
+        char name[256];
+        double v;
+        if (id < 0 || id >= N_VARIANTS || !csv_metric(line, name, sizeof name, &v))
+            continue;
+        for (int m = 0; m < N_METRICS; m++)
+            if (!strcmp(name, metrics[m].metric)) {
+                val[id][m] = v;
+                seen[id][m] = 1;
+                any = 1;
+            }
+    }
+    if (f)
+        fclose(f);
+    snprintf(errpath, sizeof errpath, "%s.err", log);
+    if (!any) {
+        char *err = NULL;
+        FILE *e = fopen(errpath, "r");
+        char buf[1024] = "";
+        if (e) {
+            size_t n = fread(buf, 1, sizeof buf - 1, e);
+            buf[n] = 0;
+            fclose(e);
+            err = buf;
+        }
+        int perm = err && strstr(err, "ERR_NVGPUCTRPERM");
+        fprintf(out, "   Nsight Compute could not read the counters for lesson%d/%s%s. Grading "
+                     "does not depend on them.\n",
+                ex->lesson, ex->name,
+                perm ? ": this user may not read GPU performance counters (see NVIDIA's "
+                       "ERR_NVGPUCTRPERM page, or ask the machine's administrator)" : "");
+        if (!perm && err && *err)
+            fprintf(out, "     | %s\n", strtok(err, "\n"));
+        fprintf(out, "\n");
+        unlink(log);
+        unlink(errpath);
+        return -1;
+    }
+    (void)st;
+    fprintf(out, "   Nsight Compute, one launch each on the timing problem:\n");
+    fprintf(out, "   %-44s %14s %14s %14s\n", "", "baseline", "yours", "reference");
+    for (int m = 0; m < N_METRICS; m++) {
+        if (!seen[0][m] && !seen[1][m] && !seen[2][m])
+            continue;
+        fprintf(out, "   %-44s", metrics[m].label);
+        for (int v = 0; v < N_VARIANTS; v++)
+            if (seen[v][m])
+                fprintf(out, " %14.6g", val[v][m]);
+            else
+                fprintf(out, " %14s", "-");
+        fprintf(out, "\n");
+    }
+    fprintf(out, "\n");
+    unlink(log);
+    unlink(errpath);
+    return 0;
+}

@@ -1,0 +1,25 @@
+/* suites.h: the CPU test suite's units, one Check Suite each. test_main.c
+ * runs them all; none of them needs a GPU (NVRTC does not, and nothing here
+ * initialises the CUDA runtime). */
+#ifndef TESTS_UNIT_SUITES_H
+#define TESTS_UNIT_SUITES_H
+
+#include <check.h>
+#include "spec.h"
+
+Suite *stats_suite(void);
+Suite *verify_suite(void);
+Suite *instance_suite(void);
+Suite *compile_suite(void);
+Suite *mechanism_suite(void);
+Suite *report_suite(void);
+Suite *specs_suite(void);
+Suite *static_suite(void);
+
+/* Every exercise of the registry in lesson order (defined in test_specs.c,
+ * shared with test_static.c), so loop tests cover exercises added later.
+ * Returns how many; at most `max` are stored. */
+#define MAX_REGISTERED 256
+int registered_exercises(const exercise **out, int max);
+
+#endif

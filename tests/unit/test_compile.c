@@ -1,0 +1,270 @@
+/* test_compile.c: the ptxas report parser on literal logs, and NVRTC on the
+ * small kernels in tests/unit/fixtures/. NVRTC needs no GPU. */
+#include <string.h>
+#include "compile.h"
+#include "suites.h"
+
+#define FIXTURES "tests/unit/fixtures/"
+
+/* What ptxas -v prints for a file with two kernels, the second of which
+ * calls a helper function that was not inlined: the helper's block comes
+ * after the entry's own "Used" line and must not be taken for the entry's. */
+static const char two_entries_log[] =
+    "ptxas info    : 0 bytes gmem\n"
+    "ptxas info    : Compiling entry function 'copy_rows' for 'sm_90'\n"
+    "ptxas info    : Function properties for copy_rows\n"
+    "    0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+    "ptxas info    : Used 12 registers, used 0 barriers\n"
+    "ptxas info    : Compile time = 3.104 ms\n"
+    "ptxas info    : Compiling entry function 'blur' for 'sm_90'\n"
+    "ptxas info    : Function properties for blur\n"
+    "    48 bytes stack frame, 8 bytes spill stores, 12 bytes spill loads\n"
+    "ptxas info    : Used 40 registers, used 1 barriers, 48 bytes cumulative stack size, "
+    "4096 bytes smem\n"
+    "ptxas info    : Compile time = 5.017 ms\n"
+    "ptxas info    : Function properties for _Z6helperPKfi\n"
+    "    200 bytes stack frame, 64 bytes spill stores, 64 bytes spill loads\n";
+
+START_TEST(ptxas_entry_with_helper)
+{
+    resources r = {0};
+    ck_assert_int_eq(parse_ptxas_report(two_entries_log, "blur", &r), 1);
+    ck_assert_int_eq(r.known, 1);
+    ck_assert_int_eq(r.regs, 40);
+    ck_assert_int_eq(r.stack_bytes, 48);
+    ck_assert_int_eq(r.spill_stores, 8);
+    ck_assert_int_eq(r.spill_loads, 12);
+    ck_assert_int_eq(r.smem_static, 4096);
+}
+END_TEST
+
+START_TEST(ptxas_only_named_entry)
+{
+    /* copy_rows comes first; nothing of blur's may leak into it. */
+    resources r = {0};
+    ck_assert_int_eq(parse_ptxas_report(two_entries_log, "copy_rows", &r), 1);
+    ck_assert_int_eq(r.regs, 12);
+    ck_assert_int_eq(r.stack_bytes, 0);
+    ck_assert_int_eq(r.spill_stores, 0);
+    ck_assert_int_eq(r.smem_static, 0);
+}
+END_TEST
+
+START_TEST(ptxas_kernel_absent)
+{
+    resources r = {0};
+    /* "blu" is a prefix of "blur": the quotes in the log must keep them apart. */
+    ck_assert_int_eq(parse_ptxas_report(two_entries_log, "blu", &r), 0);
+    ck_assert_int_eq(parse_ptxas_report(two_entries_log, "transpose", &r), 0);
+    ck_assert_int_eq(parse_ptxas_report(NULL, "blur", &r), 0);
+    ck_assert_int_eq(r.known, 0);
+    ck_assert_int_eq(r.regs, 0);
+}
+END_TEST
+
+START_TEST(target_native)
+{
+    char t[16];
+    ck_assert_int_eq(nvrtc_target_for(90, t, sizeof t), 1);
+    ck_assert_str_eq(t, "sm_90");
+    ck_assert_int_eq(nvrtc_target_for(75, t, sizeof t), 1);
+    ck_assert_str_eq(t, "sm_75");
+}
+END_TEST
+
+START_TEST(target_future_gpu_gets_ptx)
+{
+    /* A GPU newer than this NVRTC: PTX for the newest known architecture,
+     * which the driver compiles when it loads it. */
+    char t[16] = "";
+    ck_assert_int_eq(nvrtc_target_for(200, t, sizeof t), 0);
+    ck_assert_msg(strncmp(t, "compute_", 8) == 0, "target %s", t);
+}
+END_TEST
+
+START_TEST(target_too_old)
+{
+    char t[16];
+    ck_assert_int_eq(nvrtc_target_for(30, t, sizeof t), -1);
+}
+END_TEST
+
+/* An exercise that only names the entry point and, optionally, knob FOO. */
+static exercise fixture_ex(const char *kernel, int with_knob)
+{
+    exercise ex = {.lesson = 0, .name = "fixture", .kernel = kernel};
+    if (with_knob)
+        ex.knobs[0] = (knob){"FOO", 3, 1, 8, 0, "a knob the fixture needs"};
+    return ex;
+}
+
+START_TEST(compile_good)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "good.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_msg(c.ok, "%s\n%s", c.error, c.log ? c.log : "");
+    ck_assert_int_eq(c.missing, 0);
+    ck_assert_str_eq(c.target, "sm_90");
+    ck_assert_ptr_nonnull(c.ptx);
+    ck_assert_ptr_nonnull(strstr(c.ptx, ".entry fx_scale("));
+    ck_assert_ptr_nonnull(c.cubin);
+    ck_assert_uint_gt(c.cubin_size, 0);
+    ck_assert_int_eq(c.res.known, 1);
+    ck_assert_int_gt(c.res.regs, 0);
+    ck_assert_int_eq(c.res.stack_bytes, 0);
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_syntax_error)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "syntax_error.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.missing, 0);
+    ck_assert_ptr_nonnull(c.log);
+    /* The student must see their own file and line. */
+    ck_assert_msg(strstr(c.log, FIXTURES "syntax_error.cu(6): error") != NULL, "log:\n%s",
+                  c.log);
+    ck_assert_ptr_nonnull(strstr(c.error, "does not compile"));
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_wrong_kernel_name)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "other_name.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.missing, 1);
+    ck_assert_ptr_nonnull(strstr(c.error, "extern \"C\""));
+    ck_assert_ptr_nonnull(strstr(c.error, "fx_scale"));
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_mangled_kernel_name)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "mangled.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.missing, 1);
+    ck_assert_ptr_nonnull(strstr(c.error, "extern \"C\""));
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_missing_file)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "no_such_file.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.missing, 1);
+    ck_assert_ptr_nonnull(strstr(c.error, "no_such_file.cu"));
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_local_array)
+{
+    exercise ex = fixture_ex("fx_local", 0);
+    compiled c;
+    compile_file(FIXTURES "local_array.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_msg(c.ok, "%s\n%s", c.error, c.log ? c.log : "");
+    ck_assert_int_gt(c.res.stack_bytes, 0);
+    ck_assert(strstr(c.ptx, "ld.local") || strstr(c.ptx, "st.local"));
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_static_shared)
+{
+    exercise ex = fixture_ex("fx_reverse", 0);
+    compiled c;
+    compile_file(FIXTURES "shared_tile.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_msg(c.ok, "%s\n%s", c.error, c.log ? c.log : "");
+    ck_assert_int_eq(c.res.smem_static, 256 * 4);
+    ck_assert_int_eq(c.res.smem_dynamic, 0);
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_for_turing)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "good.cu", &ex, ex.kernel, NULL, 75, &c);
+    ck_assert_msg(c.ok, "%s", c.error);
+    ck_assert_str_eq(c.target, "sm_75");
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(compile_too_old_gpu)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "good.cu", &ex, ex.kernel, NULL, 30, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.missing, 0);
+    ck_assert_ptr_nonnull(strstr(c.error, "3.0"));
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(knob_passed_as_define)
+{
+    exercise ex = fixture_ex("fx_knob", 1);
+    compiled c;
+    int three[MAX_KNOBS] = {3}, four[MAX_KNOBS] = {4};
+    compile_file(FIXTURES "needs_knob.cu", &ex, ex.kernel, three, 90, &c);
+    ck_assert_msg(c.ok, "%s\n%s", c.error, c.log ? c.log : "");
+    compiled_free(&c);
+    /* The value, not just the name, reaches the file. */
+    compile_file(FIXTURES "needs_knob.cu", &ex, ex.kernel, four, 90, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_ptr_nonnull(strstr(c.log, "FOO must be 3"));
+    compiled_free(&c);
+}
+END_TEST
+
+Suite *compile_suite(void)
+{
+    Suite *s = suite_create("compile");
+    TCase *tc = tcase_create("ptxas_report");
+    tcase_add_test(tc, ptxas_entry_with_helper);
+    tcase_add_test(tc, ptxas_only_named_entry);
+    tcase_add_test(tc, ptxas_kernel_absent);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("target");
+    tcase_add_test(tc, target_native);
+    tcase_add_test(tc, target_future_gpu_gets_ptx);
+    tcase_add_test(tc, target_too_old);
+    suite_add_tcase(s, tc);
+
+    /* NVRTC: a second or so per file on a slow machine. */
+    tc = tcase_create("nvrtc");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, compile_good);
+    tcase_add_test(tc, compile_syntax_error);
+    tcase_add_test(tc, compile_wrong_kernel_name);
+    tcase_add_test(tc, compile_mangled_kernel_name);
+    tcase_add_test(tc, compile_missing_file);
+    tcase_add_test(tc, compile_local_array);
+    tcase_add_test(tc, compile_static_shared);
+    tcase_add_test(tc, compile_for_turing);
+    tcase_add_test(tc, compile_too_old_gpu);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("knobs");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, knob_passed_as_define);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,229 @@
+/* test_mechanism.c: first_failed_check on hand-made compiler output, one
+ * check kind at a time, and the message a student reads when one fails. */
+#include <string.h>
+#include "mechanism.h"
+#include "suites.h"
+
+static const char ptx_async[] =
+    ".visible .entry k(\n"
+    "\tcp.async.ca.shared.global [%r1], [%rd2], 8;\n"
+    "\tcp.async.commit_group;\n"
+    "\tld.shared.f64 %fd1, [%r1];\n";
+
+static compiled with_ptx(const char *ptx)
+{
+    compiled c;
+    memset(&c, 0, sizeof c);
+    c.ok = 1;
+    c.ptx = (char *)ptx;
+    return c;
+}
+
+static resources known_res(int regs, int stack, int spills, int smem_static, int smem_dyn)
+{
+    resources r = {.known = 1, .regs = regs, .stack_bytes = stack, .spill_stores = spills,
+                   .spill_loads = spills, .smem_static = smem_static,
+                   .smem_dynamic = smem_dyn, .occupancy_pct = -1};
+    return r;
+}
+
+/* An exercise with a single check. */
+static exercise one_check(mech_check m)
+{
+    exercise ex = {.lesson = 0, .name = "mech", .kernel = "k"};
+    ex.checks[0] = m;
+    return ex;
+}
+
+START_TEST(ptx_has)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    resources r = known_res(20, 0, 0, 0, 0);
+    exercise ex = one_check((mech_check){CHECK_PTX_HAS, "cp.async", 0, NULL, "why"});
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+    ck_assert_str_eq(what, "");
+
+    ex = one_check((mech_check){CHECK_PTX_HAS, "ld.global.nc", 0, NULL, "why"});
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the PTX has no 'ld.global.nc' instruction");
+
+    /* No PTX at all cannot have anything. */
+    c.ptx = NULL;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+}
+END_TEST
+
+START_TEST(ptx_lacks)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    resources r = known_res(20, 0, 0, 0, 0);
+    exercise ex = one_check((mech_check){CHECK_PTX_LACKS, "ld.local", 0, NULL, "why"});
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+
+    ex = one_check((mech_check){CHECK_PTX_LACKS, "ld.shared", 0, NULL, "why"});
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the PTX contains 'ld.shared'");
+}
+END_TEST
+
+START_TEST(max_local_bytes)
+{
+    /* Local memory = stack frame + spill stores: 16 + 8 = 24 bytes. */
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    resources r = known_res(20, 16, 8, 0, 0);
+    exercise ex = one_check((mech_check){CHECK_MAX_LOCAL_BYTES, NULL, 24, NULL, "why"});
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+
+    ex.checks[0].value = 20;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the kernel uses 24 bytes of local memory per thread "
+                           "(stack frame 16, spill stores 8); at most 20 allowed");
+
+    /* Spills alone count too. */
+    r = known_res(255, 0, 4, 0, 0);
+    ex.checks[0].value = 0;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+}
+END_TEST
+
+/* Shared memory a kernel must use: TILE x (TILE + PAD) doubles. */
+static long tile_bytes(const int *knobs)
+{
+    return 8L * knobs[0] * (knobs[0] + knobs[1]);
+}
+
+START_TEST(smem_bytes_from_knobs)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    int knobs[MAX_KNOBS] = {32, 1};             /* 8 * 32 * 33 = 8448 */
+    exercise ex = one_check((mech_check){CHECK_SMEM_BYTES, NULL, 0, tile_bytes, "why"});
+    resources r = known_res(20, 0, 0, 8448, 0);
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, knobs, what, sizeof what), -1);
+
+    /* Static and dynamic shared memory add up. */
+    r = known_res(20, 0, 0, 8192, 256);
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, knobs, what, sizeof what), -1);
+
+    /* The unpadded tile: 8192 bytes, not the 8448 asked for. */
+    r = known_res(20, 0, 0, 8192, 0);
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, knobs, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the kernel uses 8192 bytes of shared memory per block; "
+                           "this exercise asks for exactly 8448");
+
+    /* expect() follows the knobs: with PAD = 0 the same kernel is right. */
+    knobs[1] = 0;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, knobs, what, sizeof what), -1);
+}
+END_TEST
+
+START_TEST(smem_bytes_fixed_value)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    exercise ex = one_check((mech_check){CHECK_SMEM_BYTES, NULL, 4096, NULL, "why"});
+    resources r = known_res(20, 0, 0, 4096, 0);
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+    r.smem_dynamic = 4;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+}
+END_TEST
+
+START_TEST(max_regs)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    exercise ex = one_check((mech_check){CHECK_MAX_REGS, NULL, 64, NULL, "why"});
+    resources r = known_res(64, 0, 0, 0, 0);
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+    r.regs = 65;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the kernel uses 65 registers per thread; at most 64 allowed");
+}
+END_TEST
+
+START_TEST(min_occupancy)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    exercise ex = one_check((mech_check){CHECK_MIN_OCCUPANCY, NULL, 50, NULL, "why"});
+    resources r = known_res(32, 0, 0, 0, 0);
+    r.occupancy_pct = 25;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "theoretical occupancy is 25%; this exercise asks for at least 50%");
+    r.occupancy_pct = 50;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+}
+END_TEST
+
+START_TEST(min_occupancy_unknown_is_skipped)
+{
+    /* Without a GPU there is no occupancy to read: the check cannot fail. */
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    exercise ex = one_check((mech_check){CHECK_MIN_OCCUPANCY, NULL, 50, NULL, "why"});
+    resources r = known_res(32, 0, 0, 0, 0);
+    r.occupancy_pct = -1;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+}
+END_TEST
+
+START_TEST(first_failure_is_reported)
+{
+    char what[256];
+    compiled c = with_ptx(ptx_async);
+    resources r = known_res(96, 0, 0, 0, 0);
+    exercise ex = {.lesson = 0, .name = "mech", .kernel = "k"};
+    ex.checks[0] = (mech_check){CHECK_PTX_HAS, "cp.async", 0, NULL, "holds"};
+    ex.checks[1] = (mech_check){CHECK_MAX_REGS, NULL, 64, NULL, "fails first"};
+    ex.checks[2] = (mech_check){CHECK_PTX_LACKS, "ld.shared", 0, NULL, "fails too"};
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 1);
+    ck_assert_ptr_nonnull(strstr(what, "96 registers"));
+
+    /* Fix the first failure and the next one is reported. */
+    r.regs = 40;
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 2);
+    ck_assert_str_eq(what, "the PTX contains 'ld.shared'");
+}
+END_TEST
+
+START_TEST(no_checks_pass)
+{
+    char what[64] = "stale";
+    compiled c = with_ptx(ptx_async);
+    resources r = known_res(255, 512, 512, 0, 0);
+    exercise ex = {.lesson = 0, .name = "mech", .kernel = "k"};
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), -1);
+    ck_assert_str_eq(what, "");
+}
+END_TEST
+
+Suite *mechanism_suite(void)
+{
+    Suite *s = suite_create("mechanism");
+    TCase *tc = tcase_create("ptx_text");
+    tcase_add_test(tc, ptx_has);
+    tcase_add_test(tc, ptx_lacks);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("resources");
+    tcase_add_test(tc, max_local_bytes);
+    tcase_add_test(tc, smem_bytes_from_knobs);
+    tcase_add_test(tc, smem_bytes_fixed_value);
+    tcase_add_test(tc, max_regs);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("occupancy");
+    tcase_add_test(tc, min_occupancy);
+    tcase_add_test(tc, min_occupancy_unknown_is_skipped);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("order");
+    tcase_add_test(tc, first_failure_is_reported);
+    tcase_add_test(tc, no_checks_pass);
+    suite_add_tcase(s, tc);
+    return s;
+}

@@ -1,0 +1,329 @@
+/* test_report.c: the JSON report tools read, and the table, explanations
+ * and summary a person reads. Everything is written to temporary files. */
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "fileio.h"
+#include "report.h"
+#include "suites.h"
+
+/* Everything written to f so far, NUL-terminated; free() it. */
+static char *contents(FILE *f)
+{
+    fflush(f);
+    long n = ftell(f);
+    char *s = calloc((size_t)n + 1, 1);
+    ck_assert_ptr_nonnull(s);
+    rewind(f);
+    ck_assert_uint_eq(fread(s, 1, (size_t)n, f), (size_t)n);
+    return s;
+}
+
+static char *escaped(const char *in)
+{
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    json_escape(f, in);
+    char *s = contents(f);
+    fclose(f);
+    return s;
+}
+
+START_TEST(escape_specials)
+{
+    char *s = escaped("say \"hi\" C:\\dir");
+    ck_assert_str_eq(s, "\"say \\\"hi\\\" C:\\\\dir\"");
+    free(s);
+    s = escaped("line1\nline2\tend");
+    ck_assert_str_eq(s, "\"line1\\nline2\\tend\"");
+    free(s);
+}
+END_TEST
+
+START_TEST(escape_control_chars)
+{
+    /* A compile log can hold any byte; JSON forbids raw control characters. */
+    char *s = escaped("a\x01" "b\x1b[31mc\r");
+    ck_assert_str_eq(s, "\"a\\u0001b\\u001b[31mc\\u000d\"");
+    free(s);
+    s = escaped(NULL);
+    ck_assert_str_eq(s, "\"\"");
+    free(s);
+}
+END_TEST
+
+/* Two exercises and their results: one timed (with a NaN among its numbers),
+ * one that failed before timing. */
+static const exercise ex_fast = {
+    .lesson = 0, .name = "x", .title = "A \"quoted\" title", .file = "lesson0/x.cu",
+    .kernel = "x", .explained_in = "lessons/lesson0-measuring.md, section 2",
+    .knobs = {{"TILE", 32, 8, 64, 1, "tile width"}, {"PDIST", 4, 1, 16, 0, "distance"}},
+    .bar = BAR_SPEEDUP, .bar_share = 0.6, .bar_floor = 1.3,
+};
+static const exercise ex_wrong = {
+    .lesson = 0, .name = "y", .title = "Second", .file = "lesson0/y.cu", .kernel = "y",
+    .explained_in = "lessons/lesson0-measuring.md", .bar = BAR_BANDWIDTH, .bar_share = 0.5,
+};
+
+static void two_records(graded g[2])
+{
+    memset(g, 0, 2 * sizeof *g);
+    g[0].ex = &ex_fast;
+    result *r = &g[0].r;
+    r->outcome = OUT_SLOW;
+    snprintf(r->message, sizeof r->message, "Correct, but not fast enough.");
+    snprintf(r->gpu, sizeof r->gpu, "NVIDIA H100 80GB HBM3");
+    r->cc = 90;
+    r->seed = 12345;
+    r->knobs[0] = 16, r->knobs[1] = 6;
+    r->timed = 1;
+    r->time[V_BASELINE].ms = 2.0;
+    r->time[V_STUDENT].ms = NAN;            /* must become null, not nan */
+    r->time[V_SOLUTION].ms = 1.0;
+    r->speedup = 1.1, r->ref_speedup = 2.0, r->bar = 1.6, r->measure = 1.1;
+    r->copy_gbps = INFINITY;                /* neither is JSON */
+    r->res[V_STUDENT] = (resources){.known = 1, .regs = 30, .occupancy_pct = -1};
+
+    g[1].ex = &ex_wrong;
+    r = &g[1].r;
+    r->outcome = OUT_WRONG;
+    snprintf(r->message, sizeof r->message, "The kernel computed 3 of 10 values wrong.");
+    snprintf(r->detail, sizeof r->detail, "  index 3: expected 1, got 2\n\tand \\ more");
+}
+
+START_TEST(json_report_is_valid)
+{
+    graded g[2];
+    two_records(g);
+    char path[] = "/tmp/grader-report-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(write_json_report(path, g, 2, "your \"exercises\""), 0);
+    char *text = read_text_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_ptr_nonnull(strstr(text, "\"outcome\": \"SLOW\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"outcome\": \"WRONG\""));
+    ck_assert_ptr_nonnull(strstr(text, "\"knobs\": {\"TILE\": 16, \"PDIST\": 6}"));
+    ck_assert_ptr_nonnull(strstr(text, "\"student_ms\": null"));
+    ck_assert_ptr_nonnull(strstr(text, "\"copy_gbps\": null"));
+    ck_assert_ptr_nonnull(strstr(text, "\"baseline_ms\": 2,"));
+    ck_assert_ptr_null(strstr(text, "nan"));
+    ck_assert_ptr_null(strstr(text, "inf"));
+    /* The untimed record has no timing fields: only the first has any. */
+    ck_assert_ptr_null(strstr(strstr(text, "baseline_ms") + 1, "baseline_ms"));
+    free(text);
+
+    if (system("command -v python3 >/dev/null 2>&1") != 0) {
+        fprintf(stderr, "json_report_is_valid: no python3, JSON syntax not checked\n");
+    } else {
+        /* Strict: Python's parser accepts NaN and Infinity unless told not to. */
+        char cmd[512];
+        snprintf(cmd, sizeof cmd,
+                 "python3 -c 'import json,sys\n"
+                 "def bad(c):\n    raise ValueError(c)\n"
+                 "d = json.load(open(sys.argv[1]), parse_constant=bad)\n"
+                 "assert len(d[\"exercises\"]) == 2\n"
+                 "assert d[\"exercises\"][0][\"student_ms\"] is None\n"
+                 "assert \"baseline_ms\" not in d[\"exercises\"][1]' %s",
+                 path);
+        ck_assert_msg(system(cmd) == 0, "%s is not the JSON expected", path);
+    }
+    unlink(path);
+}
+END_TEST
+
+START_TEST(json_report_bad_path)
+{
+    graded g[2];
+    two_records(g);
+    ck_assert_int_eq(write_json_report("/nonexistent-dir/report.json", g, 2, "x"), -1);
+}
+END_TEST
+
+START_TEST(plain_text_without_color)
+{
+    graded g[2];
+    two_records(g);
+    g[0].r.outcome = OUT_PASS;
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    print_table(f, g, 2, 0);
+    print_explanations(f, g, 2, 0, "/nonexistent");
+    print_summary(f, g, 2, 0);
+    char *s = contents(f);
+    fclose(f);
+    ck_assert_ptr_null(strchr(s, '\033'));
+    ck_assert_ptr_nonnull(strstr(s, "1 passed, 1 failed"));
+    ck_assert_ptr_nonnull(strstr(s, "lesson0/x"));
+    ck_assert_ptr_nonnull(strstr(s, "WRONG"));
+    /* The failed one says where it is explained; the detail is indented. */
+    ck_assert_ptr_nonnull(strstr(s, "Explained in lessons/lesson0-measuring.md."));
+    ck_assert_ptr_nonnull(strstr(s, "     |   index 3: expected 1, got 2"));
+    free(s);
+}
+END_TEST
+
+START_TEST(color_when_asked)
+{
+    graded g[2];
+    two_records(g);
+    FILE *f = tmpfile();
+    print_summary(f, g, 2, 1);
+    char *s = contents(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strchr(s, '\033'));
+    ck_assert_ptr_nonnull(strstr(s, "0 passed, 2 failed"));
+    free(s);
+}
+END_TEST
+
+START_TEST(summary_counts_demos_apart)
+{
+    graded g[2];
+    two_records(g);
+    exercise demo = ex_wrong;
+    demo.demo = 1;
+    g[1].ex = &demo;
+    FILE *f = tmpfile();
+    print_summary(f, g, 2, 0);
+    char *s = contents(f);
+    fclose(f);
+    ck_assert_str_eq(s, "0 passed, 1 failed (1 demo shown, not graded)\n");
+    free(s);
+}
+END_TEST
+
+START_TEST(no_color_env_and_files)
+{
+    FILE *f = tmpfile();
+    unsetenv("NO_COLOR");
+    ck_assert_int_eq(want_color(f), 0);    /* a file is not a terminal */
+    fclose(f);
+
+    /* A pseudo-terminal shows that NO_COLOR, not the missing tty, says no. */
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    if (m < 0 || grantpt(m) != 0 || unlockpt(m) != 0) {
+        fprintf(stderr, "no_color_env_and_files: no pseudo-terminal, tty case skipped\n");
+        setenv("NO_COLOR", "1", 1);
+        ck_assert_int_eq(want_color(stdout), 0);
+        return;
+    }
+    FILE *tty = fopen(ptsname(m), "w");
+    ck_assert_ptr_nonnull(tty);
+    ck_assert_int_eq(want_color(tty), 1);
+    setenv("NO_COLOR", "1", 1);
+    ck_assert_int_eq(want_color(tty), 0);
+    unsetenv("NO_COLOR");
+    fclose(tty);
+    close(m);
+}
+END_TEST
+
+/* A course root in a temporary folder holding one hint file. */
+static char root[64];
+
+static void make_root(void)
+{
+    snprintf(root, sizeof root, "/tmp/grader-root-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    char path[160];
+    snprintf(path, sizeof path, "%s/lessons", root);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/lessons/hints", root);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/lessons/hints/lesson0-x.txt", root);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("Load each value once into shared memory.\n", f);
+    fclose(f);
+}
+
+static void remove_root(void)
+{
+    char path[160];
+    snprintf(path, sizeof path, "%s/lessons/hints/lesson0-x.txt", root);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/lessons/hints", root);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/lessons", root);
+    rmdir(path);
+    rmdir(root);
+}
+
+/* The explanation of g[0] with outcome o. */
+static char *explain(enum outcome o, int demo)
+{
+    graded g[2];
+    two_records(g);
+    exercise ex = ex_fast;
+    ex.demo = demo;
+    g[0].ex = &ex;
+    g[0].r.outcome = o;
+    make_root();
+    FILE *f = tmpfile();
+    print_explanations(f, g, 1, 0, root);
+    char *s = contents(f);
+    fclose(f);
+    remove_root();
+    return s;
+}
+
+START_TEST(hint_for_slow)
+{
+    char *s = explain(OUT_SLOW, 0);
+    ck_assert_ptr_nonnull(strstr(s, "Hint (lessons/hints/lesson0-x.txt):"));
+    ck_assert_ptr_nonnull(strstr(s, "Load each value once into shared memory."));
+    free(s);
+    s = explain(OUT_MECHANISM, 0);
+    ck_assert_ptr_nonnull(strstr(s, "Load each value once"));
+    free(s);
+}
+END_TEST
+
+START_TEST(no_hint_otherwise)
+{
+    /* A wrong answer needs its error, not a speed hint; a demo has none. */
+    char *s = explain(OUT_WRONG, 0);
+    ck_assert_ptr_null(strstr(s, "Hint"));
+    free(s);
+    s = explain(OUT_SLOW, 1);
+    ck_assert_ptr_null(strstr(s, "Hint"));
+    free(s);
+}
+END_TEST
+
+Suite *report_suite(void)
+{
+    Suite *s = suite_create("report");
+    TCase *tc = tcase_create("json_escape");
+    tcase_add_test(tc, escape_specials);
+    tcase_add_test(tc, escape_control_chars);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("json_report");
+    tcase_set_timeout(tc, 30);   /* starts python3 */
+    tcase_add_test(tc, json_report_is_valid);
+    tcase_add_test(tc, json_report_bad_path);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("text");
+    tcase_add_test(tc, plain_text_without_color);
+    tcase_add_test(tc, color_when_asked);
+    tcase_add_test(tc, summary_counts_demos_apart);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("want_color");
+    tcase_add_test(tc, no_color_env_and_files);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("hints");
+    tcase_add_test(tc, hint_for_slow);
+    tcase_add_test(tc, no_hint_otherwise);
+    suite_add_tcase(s, tc);
+    return s;
+}
