@@ -94,7 +94,8 @@ static int csv_metric(const char *line, char *name, size_t nlen, double *value)
     return end != digits;
 }
 
-int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out)
+int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out,
+                     ncu_counts *counts)
 {
     char ncu[512] = "";
     const char *home = getenv("CUDA_HOME");
@@ -171,6 +172,8 @@ int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out
         return -1;
     }
     (void)st;
+    for (int v = 0; v < N_VARIANTS; v++)
+        counts->conflicts[v] = seen[v][0] ? val[v][0] : -1;
     fprintf(out, "   Nsight Compute, one launch each on the timing problem:\n");
     fprintf(out, "   %-44s %14s %14s %14s\n", "", "baseline", "yours", "reference");
     for (int m = 0; m < N_METRICS; m++) {

@@ -138,6 +138,11 @@ typedef struct exercise {
     double bar_floor;              /* BAR_SPEEDUP: the least speedup that can pass */
 
     mech_check checks[MAX_CHECKS]; /* ends at kind == CHECK_NONE */
+
+    /* Where Nsight Compute can read the counters (make check NCU=1): the
+     * student's shared-load bank conflicts must be no more than the
+     * reference's (plus a small allowance); a MECHANISM failure otherwise. */
+    int ncu_no_bank_conflicts;
 } exercise;
 
 /* The registry (specs/registry.c): lesson_exercises[n] lists lesson n's

@@ -3,30 +3,32 @@
 #   make measure lesson2   copy bandwidth against misalignment and stride
 #   make sweep lesson9     every prefetch variant against PDIST (lessons 5-10)
 #
-# Results land in build/measure/ (a TSV with the GPU's name and the date, and
-# PNG plots). The course's own copies, measured on an H100, are in
-# lessons/figures/ and grader/calibration/.
+# Each is two steps, so the numbers can be taken on one machine and drawn on
+# another: measure-data / sweep-data write TSV files (with the GPU's name and
+# the date) to build/measure/, and plots draws every PNG it has data for.
+# The course's own copies, measured on an H100, are in lessons/figures/ and
+# grader/calibration/.
 
 MEASURE := $(BUILD)/measure
 NVCC := $(CUDA_HOME)/bin/nvcc
 SWEEP_PDIST ?= 2,4,6,8,12,16
 
+.PHONY: measure-data sweep-data plots
+
 $(MEASURE)/coalescing: grader/measure/coalescing.cu | cuda-toolkit
 	@mkdir -p $(MEASURE)
 	$(NVCC) -O2 -arch=native -o $@ $< 2>/dev/null || $(NVCC) -O2 -arch=sm_75 -o $@ $<
 
-measure: $(MEASURE)/coalescing
-	@$(NEED) gnuplot-nox command -v gnuplot
+measure-data: $(MEASURE)/coalescing
 	$(MEASURE)/coalescing > $(MEASURE)/coalescing.tsv
-	gnuplot -e "tsv='$(MEASURE)/coalescing.tsv'; outdir='$(MEASURE)'" grader/measure/coalescing.gp
-	@echo "Plots: $(MEASURE)/lesson2-offset.png $(MEASURE)/lesson2-stride.png"
+
+measure: measure-data plots
 
 # All prefetch variants at four blocks per SM, where the buffer's bank
 # conflicts cost time; lesson 5 has no PDIST (four named registers) and is
 # filed under PDIST 4. Padded and index-major buffers get a plot of their own,
 # with the unpadded rolling variants repeated for comparison.
-sweep: $(GRADER)
-	@$(NEED) gnuplot-nox command -v gnuplot
+sweep-data: $(GRADER)
 	@mkdir -p $(MEASURE)
 	$(GRADER) check lesson6 lesson7 lesson8 lesson9 --solutions --set BLOCKS_PER_SM=4 \
 	  --sweep PDIST=$(SWEEP_PDIST) > $(MEASURE)/prefetch-sweep.tsv
@@ -35,8 +37,17 @@ sweep: $(GRADER)
 	$(GRADER) check lesson10 --solutions --sweep PDIST=$(SWEEP_PDIST) > $(MEASURE)/prefetch-sweep-padded.tsv
 	awk -F'\t' '$$2 == "lesson7/rolling_regs" || $$2 == "lesson9/rolling_async"' \
 	  $(MEASURE)/prefetch-sweep.tsv >> $(MEASURE)/prefetch-sweep-padded.tsv
-	gnuplot -e "in='$(MEASURE)/prefetch-sweep.tsv'; out='$(MEASURE)/prefetch-sweep.png'; \
-	  ttl='Prefetch variants, no padding (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp
-	gnuplot -e "in='$(MEASURE)/prefetch-sweep-padded.tsv'; out='$(MEASURE)/prefetch-sweep-padded.png'; \
-	  ttl='Padded and index-major buffers (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp
-	@echo "Plots: $(MEASURE)/prefetch-sweep.png $(MEASURE)/prefetch-sweep-padded.png"
+
+sweep: sweep-data plots
+
+plots:
+	@$(NEED) gnuplot-nox command -v gnuplot
+	@if [ -f $(MEASURE)/coalescing.tsv ]; then \
+	  gnuplot -e "tsv='$(MEASURE)/coalescing.tsv'; outdir='$(MEASURE)'" grader/measure/coalescing.gp && \
+	  echo "Plots: $(MEASURE)/lesson2-offset.png $(MEASURE)/lesson2-stride.png"; fi
+	@if [ -f $(MEASURE)/prefetch-sweep.tsv ]; then \
+	  gnuplot -e "in='$(MEASURE)/prefetch-sweep.tsv'; out='$(MEASURE)/prefetch-sweep.png'; \
+	    ttl='Prefetch variants, no padding (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp && \
+	  gnuplot -e "in='$(MEASURE)/prefetch-sweep-padded.tsv'; out='$(MEASURE)/prefetch-sweep-padded.png'; \
+	    ttl='Padded and index-major buffers (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp && \
+	  echo "Plots: $(MEASURE)/prefetch-sweep.png $(MEASURE)/prefetch-sweep-padded.png"; fi

@@ -60,15 +60,37 @@ for phase in "$@"; do
         ;;
     sweeps)
         log sweeps
-        make sweep lesson9 >"$OUT/sweep.log" 2>&1
-        cp build/measure/prefetch-sweep*.tsv build/measure/prefetch-sweep*.png "$OUT/" 2>/dev/null
+        make sweep-data >"$OUT/sweep.log" 2>&1
+        cp build/measure/prefetch-sweep*.tsv "$OUT/" 2>/dev/null
         build/grader check lesson3 --solutions --only matmul --sweep TILE=8,16,32 \
             >"$OUT/tile-sweep.tsv" 2>"$OUT/tile-sweep.log"
         ;;
+    extras)
+        # The figures the lessons quote beyond the sweeps.
+        log extras
+        build/grader check lesson1 --solutions --only register_hog \
+            --sweep SMEM_PAD_KB=0,28,32,40,48,64,100,120 >"$OUT/plateau.tsv" 2>/dev/null
+        build/grader check lesson5 lesson9 --solutions --set BLOCKS_PER_SM=8 \
+            --json "$OUT/bps8.json" >"$OUT/bps8.txt" 2>&1
+        build/grader check lesson9 --solutions --set BLOCKS_PER_SM=4 \
+            --json "$OUT/l9-bps4.json" >"$OUT/l9-bps4.txt" 2>&1
+        build/grader check lesson10 --solutions --only padded --sweep PADDING=0,1,2,3,4 \
+            >"$OUT/padding.tsv" 2>/dev/null
+        build/grader check lesson6 --solutions --sweep PDIST=2,4,8,16 >"$OUT/l6-pdist.tsv" 2>/dev/null
+        build/grader check lesson4 --solutions --only unroll --sweep UNROLL=1,2,4,8,16,32 \
+            >"$OUT/unroll.tsv" 2>/dev/null
+        build/grader check lesson9 --solutions --sweep PDIST=2,4,6,8,12,16 >"$OUT/l9-pdist.tsv" 2>/dev/null
+        ;;
+    ncu)
+        log ncu
+        for l in lesson3 lesson5 lesson8 lesson9 lesson10; do
+            build/grader check $l --ncu --json "$OUT/ncu-$l.json" >"$OUT/ncu-$l.txt" 2>&1
+        done
+        ;;
     measure)
         log measure
-        make measure lesson2 >"$OUT/measure.log" 2>&1
-        cp build/measure/coalescing* build/measure/lesson2-*.png "$OUT/" 2>/dev/null
+        make measure-data >"$OUT/measure.log" 2>&1
+        cp build/measure/coalescing.tsv "$OUT/" 2>/dev/null
         ;;
     *)
         echo "unknown phase $phase" >&2
