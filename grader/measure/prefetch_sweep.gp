@@ -54,7 +54,7 @@ label(s) = \
     s eq "lesson10/padded"        ? "rolling, shared, async, padded (10a)" : \
     s eq "lesson10/index_major"   ? "rolling, shared, async, index-major (10b)" : s
 
-set terminal pngcairo size 900,640 font ",11" noenhanced
+set terminal pngcairo size 1200,600 font ",11" noenhanced
 set output out
 # Where and when: the GPU from the rows, the date from the "# date:" line.
 gpu = system(sprintf("awk -F'\t' '$1 ~ /^[0-9]+$/ {print $9; exit}' '%s'", in))
@@ -62,7 +62,7 @@ date = system(sprintf("sed -n 's/^# date: //p' '%s' | head -n 1", in))
 set title ttl . "\n" . gpu . ", " . date
 set xlabel "prefetch distance PDIST (elements per thread)"
 set ylabel "speedup over the plain loop"
-set key below horizontal maxcols 2 width 2 Left reverse
+set key outside right top vertical Left reverse
 set grid
 set xtics (1, 2, 4, 6, 8, 12, 16)
 set xrange [0.5:16.5]

@@ -30,10 +30,11 @@ static const exercise rolling_smem = {
     .build = build_rolling_smem,
     .rtol = 1e-11,
     .atol = 1e-12,
-    /* The reference is about as fast as the baseline (~0.95x in the H100
-     * probe): ask for its speed within noise, not for a gain. */
+    /* On the H100 (2026-11-23) the reference gained only about 12% over the
+     * plain loop, steadily (noise under 0.5%): ask for the reference's speed
+     * within 5%, which the plain loop (1.12x the reference's time) misses. */
     .bar = BAR_MATCH_SOLUTION,
-    .bar_share = 0.15,
+    .bar_share = 0.05,
     .bar_floor = 0.0,
     .checks = {
         {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
