@@ -27,7 +27,11 @@ void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                     : ex->demo ? "grader/demos"
                     : o->student_dir;
     const char *file = v == V_SOLUTION && ex->reference ? ex->reference : ex->file;
-    snprintf(path, len, "%s/%s/%s", o->root, dir, file);
+    /* Relative to the course's top, as the student knows the file. */
+    if (!strcmp(o->root, "."))
+        snprintf(path, len, "%s/%s", dir, file);
+    else
+        snprintf(path, len, "%s/%s/%s", o->root, dir, file);
 }
 
 const char *variant_kernel(const exercise *ex, enum variant v)
@@ -323,52 +327,58 @@ out:
     return result;
 }
 
-static void say_speed_verdict(const exercise *ex, result *r, enum speed s)
+/* The speed part of the verdict as one clause, without "Correct": the
+ * caller puts it after "Correct, and", "Correct, but" or a missing
+ * mechanism. Returns the outcome the speed alone earns. */
+static enum outcome speed_clause(const exercise *ex, const result *r, enum speed s,
+                                 char *buf, size_t len)
 {
     switch (ex->bar) {
     case BAR_SPEEDUP:
     case BAR_NONE:
-        if (s == SPEED_PASS)
-            say(r, OUT_PASS, "Correct, and %.2fx faster than the baseline (the bar was "
-                "%.2fx; the reference solution reached %.2fx).", r->measure, r->bar,
-                r->ref_speedup);
-        else if (s == SPEED_UNGRADED)
-            say(r, OUT_PASS_UNTIMED, "Correct. The speed part cannot be graded on this "
-                "GPU: the reference solution itself only reached %.2fx over the baseline, "
-                "under the least gain that counts (%.2fx). Your kernel reached %.2fx.",
-                r->ref_speedup, ex->bar_floor, r->speedup);
-        else
-            say(r, OUT_SLOW, "Correct, but not fast enough: %.2fx faster than the baseline, "
-                "and this exercise asks for %.2fx. The bar is %.0f%% of the gain the "
-                "reference solution reached on this GPU in the same run (%.2fx), and never "
-                "under %.2fx.", r->speedup, r->bar, 100 * ex->bar_share, r->ref_speedup,
-                ex->bar_floor);
-        break;
+        if (s == SPEED_UNGRADED) {
+            snprintf(buf, len, "the speed part cannot be graded on this GPU: the reference "
+                     "solution itself only reached %.2fx the baseline's speed, under the "
+                     "least gain that counts (%.2fx). Your kernel reached %.2fx.",
+                     r->ref_speedup, ex->bar_floor, r->speedup);
+            return OUT_PASS_UNTIMED;
+        }
+        snprintf(buf, len, "your kernel ran at %.2fx the baseline's speed; the bar was %.2fx: "
+                 "%.0f%% of the gain the reference solution reached on this GPU in the same "
+                 "run (%.2fx), and never under %.2fx.", r->speedup, r->bar,
+                 100 * ex->bar_share, r->ref_speedup, ex->bar_floor);
+        return s == SPEED_PASS ? OUT_PASS : OUT_SLOW;
     case BAR_BANDWIDTH:
-        if (s == SPEED_PASS)
-            say(r, OUT_PASS, "Correct, at %.0f GB/s: %.0f%% of this GPU's copy bandwidth "
-                "(the bar was %.0f%%).", r->measure, 100 * r->measure / r->copy_gbps,
-                100 * ex->bar_share);
-        else if (s == SPEED_UNGRADED)
-            say(r, OUT_PASS_UNTIMED, "Correct. The speed part cannot be graded on this GPU: "
-                "even the reference solution reached only %.0f GB/s, under the bar of "
-                "%.0f GB/s (%.0f%% of the copy bandwidth). Your kernel: %.0f GB/s.",
-                r->time[V_SOLUTION].gbps, r->bar, 100 * ex->bar_share, r->measure);
-        else
-            say(r, OUT_SLOW, "Correct, but not fast enough: %.0f GB/s is %.0f%% of this GPU's "
-                "copy bandwidth (%.0f GB/s); this exercise asks for %.0f%%. The reference "
-                "solution reached %.0f GB/s.", r->measure, 100 * r->measure / r->copy_gbps,
-                r->copy_gbps, 100 * ex->bar_share, r->time[V_SOLUTION].gbps);
-        break;
+        if (s == SPEED_UNGRADED) {
+            snprintf(buf, len, "the speed part cannot be graded on this GPU: even the "
+                     "reference solution reached only %.0f GB/s, under the bar of %.0f GB/s "
+                     "(%.0f%% of the copy bandwidth). Your kernel: %.0f GB/s.",
+                     r->time[V_SOLUTION].gbps, r->bar, 100 * ex->bar_share, r->measure);
+            return OUT_PASS_UNTIMED;
+        }
+        snprintf(buf, len, "your kernel moved %.0f GB/s, %.0f%% of this GPU's copy bandwidth "
+                 "(%.0f GB/s); the bar was %.0f%%, and the reference solution reached "
+                 "%.0f GB/s.", r->measure, 100 * r->measure / r->copy_gbps, r->copy_gbps,
+                 100 * ex->bar_share, r->time[V_SOLUTION].gbps);
+        return s == SPEED_PASS ? OUT_PASS : OUT_SLOW;
     case BAR_MATCH_SOLUTION:
-        if (s == SPEED_PASS)
-            say(r, OUT_PASS, "Correct, and as fast as the reference solution: %.2fx its "
-                "time (allowed: up to %.2fx).", r->measure, r->bar);
-        else
-            say(r, OUT_SLOW, "Correct, but slower than the reference solution: %.2fx its "
-                "time, and this exercise allows up to %.2fx.", r->measure, r->bar);
-        break;
+        snprintf(buf, len, "your kernel took %.2fx the time of the reference solution; up "
+                 "to %.2fx is allowed.", r->measure, r->bar);
+        return s == SPEED_PASS ? OUT_PASS : OUT_SLOW;
     }
+    return OUT_INTERNAL;
+}
+
+static void say_speed_verdict(const exercise *ex, result *r, enum speed s)
+{
+    char clause[sizeof r->message - 64];
+    enum outcome o = speed_clause(ex, r, s, clause, sizeof clause);
+    if (o == OUT_SLOW)
+        say(r, o, "Correct, but not fast enough: %s", clause);
+    else if (o == OUT_PASS_UNTIMED)
+        say(r, o, "Correct; %s", clause);
+    else
+        say(r, o, "Correct, and fast enough: %s", clause);
 }
 
 void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
@@ -441,12 +451,18 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
         enum speed s = time_and_judge(ex, knobs, o, &dev, k, r);
         if (s == SPEED_ERROR)
             goto done;
+        r->measure_ok = s != SPEED_FAIL;
         say_speed_verdict(ex, r, s);
     }
     if (failed >= 0) {
-        char speed[sizeof r->message];
-        snprintf(speed, sizeof speed, "%s", r->message);
-        say(r, OUT_MECHANISM, "Correct, but %s. %s", what, speed);
+        /* The mechanism first: it is the reason; the speed shows its cost. */
+        char speed[sizeof r->message - 64] = "speed not measured in this mode.";
+        enum outcome so = OUT_PASS;
+        if (r->timed)
+            so = speed_clause(ex, r, r->measure_ok ? SPEED_PASS : SPEED_FAIL, speed,
+                              sizeof speed);
+        (void)so;
+        say(r, OUT_MECHANISM, "Correct, but %s. Speed: %s", what, speed);
         snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
     }
 done:

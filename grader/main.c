@@ -305,6 +305,7 @@ static void compile_without_gpu(const exercise *ex, const int *knobs, const grad
     variant_path(ex, V_STUDENT, g, path, sizeof path);
     compiled c;
     compile_file(path, ex, ex->kernel, knobs, 90, &c);
+    c.res.occupancy_pct = -1;   /* needs the GPU's occupancy API */
     r->res[V_STUDENT] = c.res;
     r->res[V_STUDENT].occupancy_pct = -1;
     if (!c.ok) {
@@ -363,6 +364,9 @@ static int cmd_check(options *o)
                        : o->g.student_dir;
     int color = want_color(stdout);
     fprintf(stderr, "\n");
+    if (no_gpu)
+        printf("No GPU could be used, so nothing was run or timed; only compiled.\n%s\n\n",
+               no_gpu_why.message);
     print_run_header(stdout, g, n, mode);
     print_table(stdout, g, n, color);
     print_explanations(stdout, g, n, color, o->g.root);
@@ -379,11 +383,8 @@ static int cmd_check(options *o)
             printf("Report for tools: %s\n", o->json);
     }
     print_summary(stdout, g, n, color);
-    if (no_gpu) {
-        printf("\nNo GPU could be used, so nothing was timed or run: %s\n",
-               no_gpu_why.message);
+    if (no_gpu)
         return 3;
-    }
     for (int i = 0; i < n; i++)
         if (!sel[i]->demo && !outcome_is_pass(g[i].r.outcome))
             return 1;

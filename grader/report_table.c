@@ -139,6 +139,17 @@ static void print_wrapped(FILE *f, const char *text, const char *indent)
     }
 }
 
+/* Join the lines of each paragraph of a text file so print_wrapped can
+ * re-flow it; blank lines, and lines that start a list item or are
+ * indented, keep their break. */
+static void unwrap(char *t)
+{
+    for (char *p = t; *p; p++)
+        if (p[0] == '\n' && p > t && p[-1] != '\n' && p[1] && p[1] != '\n' && p[1] != '-' &&
+            p[1] != ' ' && p[1] != '*')
+            *p = ' ';
+}
+
 static const char *try_next(enum outcome o)
 {
     switch (o) {
@@ -184,6 +195,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             char *hint = read_text_file(path, NULL);
             if (hint) {
                 fprintf(f, "   Hint (lessons/hints/lesson%d-%s.txt):\n", ex->lesson, ex->name);
+                unwrap(hint);
                 print_wrapped(f, hint, "     ");
                 free(hint);
             }

@@ -55,7 +55,7 @@ typedef struct result {
     char stage[96];         /* what the child was doing last: read by the parent after a crash */
     char message[1024];     /* what happened, for a person */
     char detail[4096];      /* compile log, first mismatches, CUDA error text */
-    char failed_check[512]; /* the `why` of the mechanism check that failed */
+    char failed_check[1024]; /* the `why` of the mechanism check that failed */
     unsigned long long seed;
     int knobs[MAX_KNOBS];
 
@@ -66,6 +66,7 @@ typedef struct result {
     double ref_speedup;     /* baseline time / solution time */
     double bar;             /* what `measure` had to reach, in the bar's unit */
     double measure;         /* speedup, GB/s or time ratio, by the bar kind */
+    int measure_ok;         /* 1 when measure cleared the bar (or could not be judged) */
     double noise;           /* relative half-spread between two halves of the rounds */
     int remeasured;         /* how many extra rounds of timing near the line */
     double copy_gbps;       /* the device's copy bandwidth, measured in this run */
