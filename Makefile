@@ -18,7 +18,8 @@ LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 KNOBS := BLOCKDIMX BLOCKS_PER_SM CH PADDING PDIST SMEM_PAD_KB TILE UNROLL
 KNOB_ARGS := $(foreach k,$(KNOBS),$(if $($(k)),--set $(k)=$($(k))))
 GRADE_ARGS := $(KNOB_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
-              $(if $(ONLY),--only $(ONLY)) $(if $(filter 1,$(NCU)),--ncu)
+              $(if $(ONLY),--only $(ONLY)) $(if $(filter 1,$(NCU)),--ncu) \
+              $(if $(STUDENT_DIR),--student-dir $(STUDENT_DIR))
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
@@ -43,6 +44,7 @@ help:
 	@echo "      TIMEOUT=s              seconds one exercise may take (default 120)"
 	@echo "      ONLY=name              grade one exercise of the lesson"
 	@echo "      NCU=1                  also show Nsight Compute counters (bank conflicts, stalls)"
+	@echo "      STUDENT_DIR=dir        grade the files under dir instead of exercises/"
 	@echo "      TILE=16, PDIST=8, ...  set an exercise's knob (make list shows them)"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
 	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"

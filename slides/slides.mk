@@ -21,6 +21,6 @@ $(REVEAL_DIR)/dist/reveal.js:
 PANDOC_EMBED = $(shell pandoc --help 2>/dev/null | grep -q -- '--embed-resources' && echo '--embed-resources --standalone' || echo '--self-contained')
 
 slides/%.html: lessons/%.md slides/course.css $(REVEAL_DIR)/dist/reveal.js
-	pandoc $< -t revealjs -M pagetitle="$$(sed -n '1s/^# //p' $<)" $(PANDOC_EMBED) --slide-level=2 \
+	pandoc $< -t revealjs $(PANDOC_EMBED) --shift-heading-level-by=-1 --slide-level=2 \
 	  --resource-path=lessons:. -V revealjs-url=$(REVEAL_DIR) -V theme=white \
 	  -V transition=none --mathml --css=slides/course.css -o $@

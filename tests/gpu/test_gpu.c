@@ -201,6 +201,25 @@ START_TEST(too_many_resources_is_explained)
 }
 END_TEST
 
+/* SANITIZE=1, through make as a student types it: compute-sanitizer must
+ * name the bad write, and the grader must still report the crash. */
+START_TEST(sanitizer_names_the_bad_access)
+{
+    int st = system("NO_COLOR=1 make -s check lesson0 ONLY=saxpy SANITIZE=1 "
+                    "STUDENT_DIR=tests/gpu/faulty/crash > " OUTDIR "/sanitize.txt 2>&1");
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) != 0, "make check SANITIZE=1 passed a crash");
+    FILE *f = fopen(OUTDIR "/sanitize.txt", "r");
+    ck_assert_msg(f != NULL, "no output from make check SANITIZE=1");
+    static char text[1 << 20];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    text[n] = 0;
+    fclose(f);
+    ck_assert_msg(strstr(text, "Invalid __global__ write") != NULL,
+                  "compute-sanitizer did not name the bad write (see %s/sanitize.txt)", OUTDIR);
+    ck_assert_msg(strstr(text, "CRASH") != NULL, "the grader's report lacks CRASH");
+}
+END_TEST
+
 /* The next exercise is still graded after a fault: a crash in the first of
  * two exercises must not take the second one with it. */
 START_TEST(grading_goes_on_after_a_crash)
@@ -237,6 +256,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(faults, missing_kernel_is_named);
     tcase_add_test(faults, too_many_resources_is_explained);
     tcase_add_test(faults, grading_goes_on_after_a_crash);
+    tcase_add_test(faults, sanitizer_names_the_bad_access);
     TCase *all[] = {sol, stub, base, faults};
     for (int i = 0; i < 4; i++) {
         tcase_set_timeout(all[i], 1800);
