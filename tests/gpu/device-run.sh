@@ -81,6 +81,16 @@ for phase in "$@"; do
             >"$OUT/unroll.tsv" 2>/dev/null
         build/grader check lesson9 --solutions --sweep PDIST=2,4,6,8,12,16 >"$OUT/l9-pdist.tsv" 2>/dev/null
         ;;
+    ncu-check)
+        # Lesson 10's "conflicts gone" rule: the stubs must fail it, the
+        # solutions pass.
+        log ncu-check
+        build/grader check lesson10 --ncu --json "$OUT/ncu-check-stubs.json" >"$OUT/ncu-check-stubs.txt" 2>&1
+        echo "ncu-check stubs exit $?" >>"$OUT/phases.log"
+        build/grader check lesson10 --ncu --solutions --json "$OUT/ncu-check-solutions.json" \
+            >"$OUT/ncu-check-solutions.txt" 2>&1
+        echo "ncu-check solutions exit $?" >>"$OUT/phases.log"
+        ;;
     ncu)
         log ncu
         for l in lesson3 lesson5 lesson8 lesson9 lesson10; do
