@@ -141,7 +141,8 @@ typedef struct exercise {
 
     /* Where Nsight Compute can read the counters (make check NCU=1): the
      * student's shared-load bank conflicts must be no more than the
-     * reference's (plus a small allowance); a MECHANISM failure otherwise. */
+     * reference's (twice the reference's plus 1000, for the few conflicts a
+     * problem's edges cause); a MECHANISM failure otherwise. */
     int ncu_no_bank_conflicts;
 } exercise;
 

@@ -4,7 +4,7 @@ repeat/sol-*.json and repeat/stub-*.json, as tests/gpu/device-run.sh writes
 them. Maintainers' tool; the course itself never needs it."""
 import json,glob,statistics as st,collections
 import sys
-D=sys.argv[1]+'/repeat'
+D=sys.argv[1]
 runs=sorted(glob.glob(D+'/sol-*.json'),key=lambda p:int(p.split('-')[-1].split('.')[0]))
 stubs=[json.load(open(p))['exercises'] for p in sorted(glob.glob(D+'/stub-*.json'))]
 rows=collections.OrderedDict()
