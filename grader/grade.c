@@ -57,6 +57,9 @@ static void say(result *r, enum outcome o, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(r->message, sizeof r->message, fmt, ap);
     va_end(ap);
+    /* Sentences may start with a variant's name ("your kernel ..."). */
+    if (r->message[0] >= 'a' && r->message[0] <= 'z')
+        r->message[0] = (char)(r->message[0] - 'a' + 'A');
 }
 
 static void keep_detail(result *r, const char *text)
