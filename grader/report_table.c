@@ -206,12 +206,37 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
     }
 }
 
+/* Per lesson, when more than one was graded: how far along the course. */
+static void print_progress(FILE *f, const graded *g, int n)
+{
+    int first = g[0].ex->lesson, several = 0;
+    for (int i = 0; i < n; i++)
+        several |= g[i].ex->lesson != first;
+    if (!several)
+        return;
+    fprintf(f, "Progress:");
+    for (int i = 0; i < n;) {
+        int lesson = g[i].ex->lesson, done = 0, total = 0;
+        for (; i < n && g[i].ex->lesson == lesson; i++)
+            if (!g[i].ex->demo) {
+                total++;
+                done += outcome_is_pass(g[i].r.outcome);
+            }
+        if (total)
+            fprintf(f, "  lesson%d %d/%d", lesson, done, total);
+    }
+    fprintf(f, "\n");
+}
+
 void print_summary(FILE *f, const graded *g, int n, int color)
 {
-    int pass = 0, fail = 0, demos = 0;
+    int pass = 0, fail = 0, demos = 0, skipped = 0;
+    print_progress(f, g, n);
     for (int i = 0; i < n; i++) {
         if (g[i].ex->demo)
             demos++;
+        else if (g[i].r.outcome == OUT_UNSUPPORTED)
+            skipped++;
         else if (outcome_is_pass(g[i].r.outcome))
             pass++;
         else
@@ -219,6 +244,8 @@ void print_summary(FILE *f, const graded *g, int n, int color)
     }
     fprintf(f, "%s%d passed, %d failed%s", color ? (fail ? RED : GREEN) : "", pass, fail,
             color ? RESET : "");
+    if (skipped)
+        fprintf(f, ", %d skipped (this GPU is too old for them)", skipped);
     if (demos)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");

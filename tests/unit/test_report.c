@@ -182,6 +182,24 @@ START_TEST(color_when_asked)
 }
 END_TEST
 
+/* Grading several lessons shows how far along each one is. */
+START_TEST(summary_shows_progress_by_lesson)
+{
+    graded g[2];
+    two_records(g);
+    exercise other = *g[1].ex;
+    other.lesson = 3;
+    g[1].ex = &other;
+    g[0].r.outcome = OUT_PASS;
+    FILE *f = tmpfile();
+    print_summary(f, g, 2, 0);
+    char *s = contents(f);
+    fclose(f);
+    ck_assert_str_eq(s, "Progress:  lesson0 1/1  lesson3 0/1\n1 passed, 1 failed\n");
+    free(s);
+}
+END_TEST
+
 START_TEST(summary_counts_demos_apart)
 {
     graded g[2];
@@ -315,6 +333,7 @@ Suite *report_suite(void)
     tcase_add_test(tc, plain_text_without_color);
     tcase_add_test(tc, color_when_asked);
     tcase_add_test(tc, summary_counts_demos_apart);
+    tcase_add_test(tc, summary_shows_progress_by_lesson);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("want_color");
