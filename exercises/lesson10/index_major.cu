@@ -8,7 +8,7 @@
  * of thread t lives instead (lessons/lesson10-bank-conflicts.md, section
  * "Fix 2: change the index scheme").
  *
- * TODO (lesson 10, section "Fix 2"):
+ * TODO (lesson 10, section "Fix 2: change the index scheme"):
  *   Change SLOT(k) so that, for any fixed k, the 32 threads of a warp use 32
  *   consecutive doubles. Nothing else in the kernel needs to change.
  *

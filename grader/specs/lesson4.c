@@ -90,7 +90,7 @@ static const exercise ex_unroll = {
          "compile time is placed in local memory, which lives in DRAM like global "
          "memory: every access is another slow load. Index such arrays only inside "
          "loops marked #pragma unroll with compile-time bounds, so each element "
-         "becomes a register (lesson 4, \"The register cost\")."},
+         "becomes a register (lesson 4, \"Arrays that leave the registers\")."},
     },
 };
 
@@ -121,7 +121,7 @@ static const exercise ex_vector_loads = {
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, 0,
          "The kernel uses local memory (a stack frame or spills): some per-thread "
          "data lives in DRAM. Keep the float4 in a plain local variable and index "
-         "no array at run time (lesson 4, \"The register cost\")."},
+         "no array at run time (lesson 4, \"Arrays that leave the registers\")."},
     },
 };
 
