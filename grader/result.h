@@ -66,7 +66,6 @@ typedef struct result {
     double ref_speedup;     /* baseline time / solution time */
     double bar;             /* what `measure` had to reach, in the bar's unit */
     double measure;         /* speedup, GB/s or time ratio, by the bar kind */
-    int measure_ok;         /* 1 when measure cleared the bar (or could not be judged) */
     double noise;           /* relative half-spread between two halves of the rounds */
     int remeasured;         /* how many extra rounds of timing near the line */
     double copy_gbps;       /* the device's copy bandwidth, measured in this run */
