@@ -29,6 +29,8 @@ void instance_free(instance *I)
         free(I->bufs[b].host);
         free(I->bufs[b].want);
     }
+    for (int c = 0; c < I->nconsts; c++)
+        free(I->consts[c].data);
     memset(I, 0, sizeof *I);
 }
 
@@ -125,6 +127,29 @@ void inst_launch(instance *I, unsigned gx, unsigned gy, unsigned gz,
 void inst_bytes_moved(instance *I, double bytes)
 {
     I->bytes_moved = bytes;
+}
+
+void inst_constant(instance *I, const char *symbol, const void *data, size_t bytes)
+{
+    if (I->nconsts >= MAX_CONSTS) {
+        spec_error(I, "more __constant__ variables than MAX_CONSTS");
+        return;
+    }
+    if (!symbol || strlen(symbol) >= sizeof I->consts[0].symbol || !bytes ||
+        bytes > MAX_CONST_BYTES) {
+        spec_error(I, "inst_constant: bad symbol name or size (1 byte .. 64 KB)");
+        return;
+    }
+    constant *c = &I->consts[I->nconsts];
+    c->data = malloc(bytes);
+    if (!c->data) {
+        spec_error(I, "out of host memory for a constant");
+        return;
+    }
+    memcpy(c->data, data, bytes);
+    c->bytes = bytes;
+    snprintf(c->symbol, sizeof c->symbol, "%s", symbol);
+    I->nconsts++;
 }
 
 /* splitmix64: tiny, fast and good enough for test data; the same seed gives

@@ -10,6 +10,8 @@
 
 #define MAX_ARGS 12
 #define MAX_BUFS 8
+#define MAX_CONSTS 4
+#define MAX_CONST_BYTES (64 * 1024)
 
 enum arg_kind { ARG_INPUT, ARG_OUTPUT, ARG_INT, ARG_FLOAT, ARG_DOUBLE };
 
@@ -20,6 +22,13 @@ typedef struct buffer {
     double *want;          /* outputs only: expected values */
     int is_output;
 } buffer;
+
+/* A __constant__ variable of the kernel file and what it must hold. */
+typedef struct constant {
+    char symbol[64];
+    void *data;
+    size_t bytes;
+} constant;
 
 typedef struct arg {
     enum arg_kind kind;
@@ -34,6 +43,8 @@ struct instance {
     int nargs, nbufs;
     arg args[MAX_ARGS];
     buffer bufs[MAX_BUFS];
+    constant consts[MAX_CONSTS];
+    int nconsts;
     unsigned grid[3], block[3];
     size_t dyn_smem;
     double bytes_moved;

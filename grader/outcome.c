@@ -17,6 +17,9 @@ const char *outcome_word(enum outcome o)
     case OUT_UNSUPPORTED: return "SKIPPED";
     case OUT_NO_GPU: return "NO GPU";
     case OUT_INTERNAL: return "INTERNAL";
+    case OUT_REFUSED: return "REFUSED";
+    case OUT_TOO_FAST: return "TOO FAST";
+    case OUT_CHECKED: return "CHECKED";
     case OUT_NOT_RUN: break;
     }
     return "NOT RUN";

@@ -22,7 +22,12 @@ enum outcome {
     OUT_RESOURCES,      /* the launch asked for more than the GPU has */
     OUT_UNSUPPORTED,    /* the GPU is too old for this exercise */
     OUT_NO_GPU,         /* no GPU or no driver */
-    OUT_INTERNAL        /* the grader or the reference is at fault */
+    OUT_INTERNAL,       /* the grader or the reference is at fault */
+    OUT_REFUSED,        /* the file breaks a rule checked before anything runs:
+                           an include outside the toolkit, writable device globals */
+    OUT_TOO_FAST,       /* timed faster than the memory can deliver its bytes */
+    OUT_CHECKED         /* no GPU: compiled, and every mechanism check that needs
+                           no GPU holds; correctness and speed not judged */
 };
 
 const char *outcome_word(enum outcome o);   /* "PASS", "SLOW", ... */

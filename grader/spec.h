@@ -76,6 +76,12 @@ void inst_launch(instance *I, unsigned gx, unsigned gy, unsigned gz,
  * read once, each output written once): effective bandwidth = bytes / time. */
 void inst_bytes_moved(instance *I, double bytes);
 
+/* Constant memory the spec provides: before every launch the grader copies
+ * `bytes` bytes of `data` (copied now) into the kernel file's __constant__
+ * variable `symbol` (declared at namespace scope, so its name is not
+ * mangled). Lesson 13's table. */
+void inst_constant(instance *I, const char *symbol, const void *data, size_t bytes);
+
 /* Random numbers for inputs, from the run's seed (printed so a failure can be
  * replayed with --seed). uniform in [lo, hi). */
 double inst_uniform(instance *I, double lo, double hi);
