@@ -28,6 +28,12 @@ $(GPU_BIN): tests/gpu/test_gpu.c $(BUILD)/libgrader.a | check-package
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
 
+# How often a racy kernel is wrong, launch by launch (tests/gpu/race-experiment.sh).
+RACE_PROBE := $(BUILD)/tests/race_probe
+$(RACE_PROBE): tests/gpu/race_probe.c $(BUILD)/libgrader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
+
 test-cpu: $(UNIT_BIN)
 	@echo "== CPU test suite (no GPU needed) =="
 	@$(UNIT_BIN)
