@@ -95,7 +95,7 @@ probe() {
     local args=()
     for s in $sets; do args+=(--set "$s"); done
     timeout "$((t + 5))" build/tests/race_probe --lesson "$lesson" --only "$only" --file "$file" \
-        "${args[@]}" --sizes "$sizes" --launches 200 --seconds 1.5 --tag "$tag" \
+        "${args[@]}" --sizes "$sizes" --launches 1000 --seconds 1 --tag "$tag" \
         >>"$PROBES" 2>>"$LOG"
     local rc=$?
     [ $rc -ne 0 ] && echo "probe $tag [$sets] exit $rc" >>"$LOG"
@@ -163,9 +163,11 @@ sanitize() {
     local t0 out
     t0=$(date +%s)
     out=$TMP/san-$tool-$tag.txt
-    GRADER_LAUNCH_TIMEOUT=120 timeout "$t" "$SANITIZER" --tool "$tool" --print-limit 10 \
-        build/grader check "lesson$lesson" --only "$only" --student-dir "$dir" \
-        --correctness-only --timeout 300 --json "$TMP/san.json" "${args[@]}" >"$out" 2>&1
+    # The grader's own limit ends its child (in a process group of its own,
+    # which `timeout` would not reach); `timeout` is the backstop.
+    GRADER_LAUNCH_TIMEOUT=$t timeout -k 5 "$((t + 15))" "$SANITIZER" --tool "$tool" \
+        --print-limit 10 build/grader check "lesson$lesson" --only "$only" --student-dir "$dir" \
+        --correctness-only --timeout "$t" --json "$TMP/san.json" "${args[@]}" >"$out" 2>&1
     local rc=$?
     local secs=$(($(date +%s) - t0))
     # Keep the tool's findings (first ones) and its summaries, not the table.
@@ -173,7 +175,7 @@ sanitize() {
     echo "exit $rc after ${secs}s" >>"$SAN"
     local summary outcome
     summary=$(grep -E 'RACECHECK SUMMARY|ERROR SUMMARY' "$out" | sed 's/^=* *//' | tr '\n' ' ')
-    [ $rc -eq 124 ] && summary="timed out after ${t}s; $summary"
+    [ $rc -ge 124 ] && summary="timed out after ${secs}s; $summary"
     outcome=$(grep -o '"outcome": "[^"]*"' "$TMP/san.json" 2>/dev/null | head -1 | cut -d'"' -f4)
     rm -f "$TMP/san.json"
     SANRUNS+=("$tool|$tag|$sets|${summary:-no summary line}|${outcome:--}")
@@ -203,7 +205,7 @@ grade_once() {
     for s in $sets; do args+=(--set "$s"); done
     local t0 outcome msg
     t0=$(date +%s)
-    timeout 120 build/grader check "lesson$lesson" --only "$only" --student-dir "$dir" \
+    timeout -k 5 150 build/grader check "lesson$lesson" --only "$only" --student-dir "$dir" \
         --json "$TMP/grade.json" "${args[@]}" >"$TMP/grade.txt" 2>&1
     outcome=$(grep -o '"outcome": "[^"]*"' "$TMP/grade.json" 2>/dev/null | head -1 | cut -d'"' -f4)
     msg=$(sed -n 's/.*"message": "\([^"]\{0,220\}\).*/\1/p' "$TMP/grade.json" 2>/dev/null | head -1)
