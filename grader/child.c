@@ -27,7 +27,9 @@ static void vsay(result *r, enum outcome o, const char *fmt, va_list ap)
 {
     r->outcome = o;
     vsnprintf(r->message, sizeof r->message, fmt, ap);
-    if (r->message[0] >= 'a' && r->message[0] <= 'z')
+    /* A sentence gets its capital; a path it starts with stays as it is. */
+    size_t word = strcspn(r->message, " ");
+    if (r->message[0] >= 'a' && r->message[0] <= 'z' && !memchr(r->message, '/', word))
         r->message[0] = (char)(r->message[0] - 'a' + 'A');
 }
 
