@@ -83,6 +83,17 @@ static void past_an_input(host_call *c)
     ((unsigned char *)A.y)[4 * (size_t)A.n] = 0;
 }
 
+/* In bounds on the correctness runs, one byte past the output later on. */
+static void past_the_output_later(host_call *c)
+{
+    static int launches;
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    c->ms = 0.012;
+    if (++launches > 3)
+        ((unsigned char *)A.z)[4 * (size_t)A.n] = 0;
+}
+
 START_TEST(write_just_after_the_output)
 {
     result r;
@@ -114,6 +125,15 @@ START_TEST(write_past_an_input)
     result r;
     graded(past_an_input, &r);
     expect(&r, OUT_WRONG, "wrote outside its input array (argument 2; size 1)");
+}
+END_TEST
+
+START_TEST(write_out_of_bounds_during_timing)
+{
+    result r;
+    graded(past_the_output_later, &r);
+    expect(&r, OUT_WRONG, "wrote outside its output array (argument 3; timing input set 1 "
+           "of 2");
 }
 END_TEST
 
@@ -291,6 +311,7 @@ Suite *cheats_suite(void)
     tcase_add_test(tc, write_just_before_the_output);
     tcase_add_test(tc, write_at_the_end_of_the_guard);
     tcase_add_test(tc, write_past_an_input);
+    tcase_add_test(tc, write_out_of_bounds_during_timing);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 
