@@ -30,7 +30,7 @@ M = [
  ("no input check after timing", "grader/grade_time.c", "        check_inputs(g, V_STUDENT, &T->I[s], &T->d[V_STUDENT][s], when[s]);\n", ""),
  ("no input check at all", "grader/buffers.c", "            if (!memcmp(got, want, n))\n                continue;", "            continue;"),
  ("remove the floor", "grader/grade_time.c", "    check_physical_floor(g, bytes, m.ms[V_STUDENT]);\n", ""),
- ("floor without the margin test (>= instead of <)", "grader/grade_verdict.c", "if (!(ms < floor))", "if (!(ms < floor * 1e-3))"),
+ ("floor a thousand times too low", "grader/grade_verdict.c", "if (!(ms < floor))", "if (!(ms < floor * 1e-3))"),
  ("constants uploaded once only", "grader/grade_run.c", "        g->D->upload(at, C->data, C->bytes);", "        static int once;\n        if (!once++)\n            g->D->upload(at, C->data, C->bytes);"),
  ("no remeasuring near the bar", "grader/grade_time.c", "        if (v != V_TOO_CLOSE || g->r->remeasured >= EXTRA_MEASURES", "        if (1 || g->r->remeasured >= EXTRA_MEASURES"),
  ("floor without FLOOR_MARGIN", "grader/stats.c", "(copy_gbps * 1e9 * FLOOR_MARGIN)", "(copy_gbps * 1e9)"),

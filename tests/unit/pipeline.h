@@ -2,8 +2,8 @@
  * (grader/device_host.h): two small exercises, their baseline and
  * reference "kernels" as C functions, and a way to grade a student's C
  * kernel through grade_in_child exactly as `make check` grades a .cu file.
- * Used by test_pipeline.c (each verdict) and test_cheats.c (kernels that
- * try to get past a rule). */
+ * Defined in test_pipeline_fixture.c; used by test_pipeline.c (each
+ * verdict) and test_cheats.c (kernels that try to get past a rule). */
 #ifndef TESTS_UNIT_PIPELINE_H
 #define TESTS_UNIT_PIPELINE_H
 
@@ -17,6 +17,16 @@ extern const exercise t_axpy;
 /* z[i] = coef[i % 16] * x[i], coef in constant memory (inst_constant). */
 extern const exercise t_table;
 #define TABLE 16
+
+/* The builds, for tests that make a variant of an exercise. */
+void axpy_build(instance *I, size_t n, const int *knobs, const device_facts *dev);
+
+/* The table kernels' body: z = coef[i % TABLE] * x with simulated time
+ * `ms`; the reference; the student's __constant__ copy (what use_kernels
+ * registers as the student's "coef"). */
+void table_range(host_call *c, const float *coef, double ms);
+void table_solution(host_call *c);
+extern float student_coef[TABLE];
 
 /* Simulated times at the timing size, in ms: the baseline 0.040 and the
  * reference 0.010 (4x: the bar is 2.5x, a student time of 0.016). */
