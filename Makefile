@@ -71,8 +71,9 @@ grader: $(GRADER)
 $(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/main.o | cuda-toolkit
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# Made afresh: `ar r` alone keeps the objects of deleted sources.
 $(BUILD)/libgrader.a: $(GRADER_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/obj/%.o: %.c grader/*.h grader/specs/*.h | cuda-toolkit
 	@mkdir -p $(dir $@)

@@ -26,6 +26,23 @@ enum verdict { V_BELOW = -1, V_TOO_CLOSE = 0, V_ABOVE = 1 };
  * `higher_is_better` is 0 for a time ratio, 1 for speedup and bandwidth. */
 enum verdict judge(double measure, double bar, double noise, int higher_is_better);
 
+/* The physical floor: the least time, in ms, in which a kernel can move
+ * `bytes` (its inputs read once, its outputs written once) when the GPU's
+ * measured copy bandwidth is `copy_gbps`, allowing FLOOR_MARGIN for kernels
+ * that beat a device-to-device copy (a read-only stream can). 0 when either
+ * number is unknown. */
+double physical_floor_ms(double bytes, double copy_gbps);
+
+/* How much faster than cudaMemcpy's copy bandwidth a kernel may seem to
+ * move its bytes before its time is called impossible. A kernel that only
+ * reads, or writes far less than it reads, can beat a device-to-device copy
+ * (which reads and writes every byte) by some margin, and the timing is
+ * noisy: 1.5 is a generous provisional value.
+ * TODO-GPU: measure on the H100 the best read-only and copy kernels'
+ * effective bandwidth against cudaMemcpy's, and set this to the largest
+ * ratio found plus a safety margin. */
+#define FLOOR_MARGIN 1.5
+
 /* The smallest noise band used, however steady the timings look: a gain under
  * this never counts as real. */
 #define NOISE_FLOOR 0.02
