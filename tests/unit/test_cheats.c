@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pipeline.h"
+#include "stats.h"
 #include "suites.h"
 
 #define T_HONEST 0.030     /* honest, and SLOW: 1.33x against a bar of 2.5x */
@@ -290,8 +291,24 @@ static void nearly_as_fast_as_memory(host_call *c)
 {
     axpy_args A = axpy_of(c);
     axpy_range(A, 0, A.n);
-    c->ms = 12.0 * 4096 / 1400e9 * 1e3;   /* 1400 GB/s against 1000 x 1.5 */
+    c->ms = 12.0 * 4096 / (1000e9 * FLOOR_MARGIN * 0.95) * 1e3;  /* 5% under the floor's speed */
 }
+
+/* Just past the floor is not: the margin is the whole allowance. */
+static void just_faster_than_the_floor(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    c->ms = 12.0 * 4096 / (1000e9 * FLOOR_MARGIN * 1.05) * 1e3;
+}
+
+START_TEST(just_past_the_floor_is_too_fast)
+{
+    result r;
+    graded(just_faster_than_the_floor, &r);
+    expect(&r, OUT_TOO_FAST, "faster than the memory can deliver");
+}
+END_TEST
 
 START_TEST(just_above_the_floor_passes)
 {
@@ -323,6 +340,7 @@ Suite *cheats_suite(void)
     tcase_add_test(tc, skip_if_already_written_is_timed_computing);
     tcase_add_test(tc, faster_than_memory_is_too_fast);
     tcase_add_test(tc, just_above_the_floor_passes);
+    tcase_add_test(tc, just_past_the_floor_is_too_fast);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

@@ -15,8 +15,9 @@ date -u +%Y-%m-%dT%H:%MZ >> "$R/gpu.txt"
 echo "== build $(date -u +%T)"
 make -j16 build/grader build/libgrader.a > "$R/build.log" 2>&1 || { tail -30 "$R/build.log"; pack; exit 1; }
 echo "== floor $(date -u +%T)"
-/usr/local/cuda/bin/nvcc -O3 -std=c++17 -arch=sm_90 -o build/floor_probe tests/gpu/probes/floor_probe.cu > "$R/floor.txt" 2>&1 &&
-  timeout 60 build/floor_probe >> "$R/floor.txt" 2>&1
+# (the floor probe of this run, commit 70001bf, is now grader/measure/floor_margin.cu)
+/usr/local/cuda/bin/nvcc -O3 -std=c++17 -arch=sm_90 -o build/floor_margin grader/measure/floor_margin.cu > "$R/floor.txt" 2>&1 &&
+  timeout 60 build/floor_margin >> "$R/floor.txt" 2>&1
 grep SUMMARY "$R/floor.txt"; pack
 echo "== lesson probes $(date -u +%T)"
 timeout 150 bash grader/measure/probe-new-lessons.sh "$R/lessons" > "$R/lessons-stdout.txt" 2>&1
