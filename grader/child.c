@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -57,6 +58,7 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
     }
     memset(r, 0, sizeof *r);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         out->outcome = OUT_INTERNAL;
@@ -67,6 +69,11 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
     if (pid == 0) {
         /* Its own process group, so a timeout kills anything it started. */
         setpgid(0, 0);
+        /* Which also keeps it out of reach of the terminal's Ctrl-C: have it
+         * die with the parent instead (make watch, or make check stopped). */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
         grade_exercise(ex, knobs, o, r);
         _exit(0);
     }

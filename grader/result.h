@@ -89,6 +89,7 @@ typedef struct result {
     double copy_gbps;       /* the device's copy bandwidth, measured in this run */
     char gpu[128];
     int cc;
+    int no_gpu;             /* 1: checked without a GPU (nogpu.c): nothing was run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
 } result;
 
