@@ -481,7 +481,8 @@ static int check_selection(options *o, const exercise **sel, int n)
     if (o->ncu && !no_gpu)
         profile_all(o, sel, g, n, ncu_text);
     int color = want_color(stdout);
-    fprintf(stderr, "\n");
+    if (!o->no_gpu)
+        fprintf(stderr, "\n");   /* after the "grading ..." lines */
     if (no_gpu)
         print_no_gpu_header(stdout, why.message, mode_name(o));
     else
@@ -553,10 +554,16 @@ static void watch_round(void *arg, const int *changed)
     printf("%s\n\n", w->round == 1 ? "" : " (saved)");
     fflush(stdout);
     check_selection(w->o, now, m);
-    printf("\nWatching %d file%s (", w->nwatched, w->nwatched == 1 ? "" : "s");
-    for (int i = 0; i < w->nwatched && i < 3; i++)
-        printf("%s%s", i ? ", " : "", w->paths[i]);
-    printf("%s). Save one to grade it again; Ctrl-C stops.\n", w->nwatched > 3 ? ", ..." : "");
+    char line[4096];
+    int at = snprintf(line, sizeof line, "Watching %d file%s (", w->nwatched,
+                      w->nwatched == 1 ? "" : "s");
+    for (int i = 0; i < w->nwatched && i < 3 && at < (int)sizeof line; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s%s", i ? ", " : "", w->paths[i]);
+    if (at < (int)sizeof line)
+        snprintf(line + at, sizeof line - (size_t)at, "%s). Save one to grade it again; "
+                 "Ctrl-C stops.", w->nwatched > 3 ? ", ..." : "");
+    printf("\n");
+    print_paragraph(stdout, line, "");
 }
 
 static int cmd_watch(options *o)

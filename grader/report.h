@@ -30,6 +30,9 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
  * a check, and what CHECKED does not mean. */
 void print_summary(FILE *f, const graded *g, int n, int color);
 
+/* `text` wrapped to the report's text width, each line after `indent`. */
+void print_paragraph(FILE *f, const char *text, const char *indent);
+
 /* A short human size: "0 B", "12 KB". */
 void human_bytes(char *buf, size_t len, double bytes);
 

@@ -112,6 +112,11 @@ static void print_wrapped(FILE *f, const char *text, const char *indent)
     print_wrapped_at(f, text, indent, NULL, text_width(f));
 }
 
+void print_paragraph(FILE *f, const char *text, const char *indent)
+{
+    print_wrapped(f, text, indent);
+}
+
 void print_run_header(FILE *f, const graded *g, int n, const char *mode)
 {
     for (int i = 0; i < n; i++) {
@@ -343,8 +348,11 @@ static void print_checks(FILE *f, const graded *x, int color)
     if (!(outcome_is_pass(o) || o == OUT_SLOW || o == OUT_MECHANISM || o == OUT_CHECKED ||
           o == OUT_TOO_FAST) || r->checks[0].state == CS_NOT_EVALUATED)
         return;
-    fprintf(f, "   Mechanism checks%s:\n", r->no_gpu ? " (from the compiler's output for "
-            "sm_90; occupancy for an H100)" : "");
+    int occ = 0;
+    for (int i = 0; i < MAX_CHECKS; i++)
+        occ |= x->ex->checks[i].kind == CHECK_MIN_OCCUPANCY;
+    fprintf(f, "   Mechanism checks%s:\n", !r->no_gpu ? "" : occ ? " (compiler output for "
+            "sm_90, occupancy for an H100)" : " (compiler output for sm_90)");
     for (int i = 0; i < MAX_CHECKS && r->checks[i].state != CS_NOT_EVALUATED; i++) {
         const check_result *c = &r->checks[i];
         const char *word = c->state == CS_HOLDS ? "holds" : c->state == CS_FAILS ? "FAILS"
@@ -415,15 +423,18 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
     }
 }
 
-/* Per lesson, when more than one was graded: how far along the course. */
-static void print_progress(FILE *f, const graded *g, int n)
+/* Per lesson, when more than one was graded: how far along the course
+ * (without a GPU: how many are CHECKED). */
+static void print_progress(FILE *f, const graded *g, int n, int no_gpu)
 {
     int first = g[0].ex->lesson, several = 0;
     for (int i = 0; i < n; i++)
         several |= g[i].ex->lesson != first;
     if (!several)
         return;
-    fprintf(f, "Progress:");
+    const char *label = no_gpu ? "Checked:" : "Progress:";
+    int width = report_width(f) - 1, col = (int)strlen(label);
+    fprintf(f, "%s", label);
     for (int i = 0; i < n;) {
         int lesson = g[i].ex->lesson, done = 0, total = 0;
         for (; i < n && g[i].ex->lesson == lesson; i++)
@@ -431,8 +442,16 @@ static void print_progress(FILE *f, const graded *g, int n)
                 total++;
                 done += outcome_is_pass(g[i].r.outcome) || g[i].r.outcome == OUT_CHECKED;
             }
-        if (total)
-            fprintf(f, "  lesson%d %d/%d", lesson, done, total);
+        if (!total)
+            continue;
+        char item[48];
+        int len = snprintf(item, sizeof item, "  lesson%d %d/%d", lesson, done, total);
+        if (col + len > width) {   /* wrap between lessons, never inside one */
+            fprintf(f, "\n%*s", (int)strlen(label), "");
+            col = (int)strlen(label);
+        }
+        fprintf(f, "%s", item);
+        col += len;
     }
     fprintf(f, "\n");
 }
@@ -440,9 +459,10 @@ static void print_progress(FILE *f, const graded *g, int n)
 void print_summary(FILE *f, const graded *g, int n, int color)
 {
     int pass = 0, fail = 0, demos = 0, skipped = 0, checked = 0, no_gpu = 0;
-    print_progress(f, g, n);
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; i < n; i++)
         no_gpu |= g[i].r.no_gpu;
+    print_progress(f, g, n, no_gpu);
+    for (int i = 0; i < n; i++) {
         if (g[i].ex->demo)
             demos++;
         else if (g[i].r.outcome == OUT_UNSUPPORTED)
@@ -465,8 +485,11 @@ void print_summary(FILE *f, const graded *g, int n, int color)
     if (demos)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");
-    if (no_gpu)
+    if (no_gpu && checked)
         print_wrapped(f, "CHECKED: compiles, and every mechanism check holds. Whether the "
                       "kernels are right and fast was not judged: that needs an NVIDIA GPU "
                       "(run the same make check on a machine with one).", "");
+    else if (no_gpu)
+        print_wrapped(f, "Whether the kernels are right and fast was not judged: that needs "
+                      "an NVIDIA GPU.", "");
 }
