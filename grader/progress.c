@@ -390,9 +390,10 @@ void progress_line(FILE *f, const progress *p)
 {
     int passed, tried, checked, total;
     counts(p, &passed, &tried, &checked, &total);
-    fprintf(f, "Course progress: %d of %d exercises passed, %d more tried", passed, total,
-            tried);
+    char line[256], also[64] = "";
     if (checked)
-        fprintf(f, " (%d CHECKED without a GPU)", checked);
-    fprintf(f, "; make progress shows the map.\n");
+        snprintf(also, sizeof also, " (%d CHECKED without a GPU)", checked);
+    snprintf(line, sizeof line, "Course progress: %d of %d exercises passed, %d more tried%s; "
+             "make progress shows the map.", passed, total, tried, also);
+    print_paragraph(f, line, "");
 }
