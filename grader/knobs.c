@@ -244,6 +244,18 @@ int knob_settings_check(const knob_settings *ks, const exercise *const *sel, int
     return 0;
 }
 
+int knob_values_checked(const exercise *ex, const knob_settings *ks, int knobs[MAX_KNOBS],
+                        char *err, size_t len)
+{
+    for (int s = 0; s < ks->n; s++) {
+        const knob *kn = find_knob(ex, ks->set[s].name);
+        if (kn && check_value(&ks->set[s], ex, kn, err, len) != 0)
+            return -1;
+    }
+    knob_values_for(ex, ks, knobs);
+    return 0;
+}
+
 void knob_values_for(const exercise *ex, const knob_settings *ks, int knobs[MAX_KNOBS])
 {
     for (int k = 0; k < MAX_KNOBS; k++) {

@@ -40,6 +40,12 @@ int knob_settings_check(const knob_settings *ks, const exercise *const *sel, int
  * Call after knob_settings_check accepted them. */
 void knob_values_for(const exercise *ex, const knob_settings *ks, int knobs[MAX_KNOBS]);
 
+/* The same for one exercise among others (a sweep): settings of knobs `ex`
+ * does not have are left alone; the values of those it has are checked.
+ * Returns 0, or -1 with `err` set. */
+int knob_values_checked(const exercise *ex, const knob_settings *ks, int knobs[MAX_KNOBS],
+                        char *err, size_t len);
+
 /* "TILE=16" or "BLOCKDIMX=128 PDIST=8 (default 8) ..."-like text: each knob
  * of ex with its value, and "(default D)" after any that differs from it.
  * Empty when ex has no knobs. */

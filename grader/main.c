@@ -627,9 +627,14 @@ static int cmd_sweep(options *o)
     printf("# %s sweep, seed %llu\n# date: %s\n", o->sweep_name, o->g.seed, date);
     printf("%s\texercise\toutcome\tspeedup\tsolution_speedup\tbaseline_ms\tkernel_ms\tsolution_ms\tgpu\n",
            o->sweep_name);
+    char err[2048];
+    if (knob_settings_check(&o->ks, sel, n, err, sizeof err) != 0) {
+        fprintf(stderr, "grader: %s\n", err);
+        return EXIT_USAGE;
+    }
     knob_settings base = o->ks;
     for (int s = 0; s < o->nsweep; s++) {
-        char set[64], err[2048];
+        char set[64];
         o->ks = base;
         snprintf(set, sizeof set, "%s=%d", o->sweep_name, o->sweep_values[s]);
         if (knob_settings_add(&o->ks, set, err, sizeof err) != 0) {
@@ -640,9 +645,8 @@ static int cmd_sweep(options *o)
             int knobs[MAX_KNOBS], has = 0;
             for (int k = 0; k < MAX_KNOBS && sel[i]->knobs[k].name; k++)
                 has |= !strcmp(sel[i]->knobs[k].name, o->sweep_name);
-            if (!has || knob_settings_check(&o->ks, &sel[i], 1, err, sizeof err) != 0)
+            if (!has || knob_values_checked(sel[i], &o->ks, knobs, err, sizeof err) != 0)
                 continue;
-            knob_values_for(sel[i], &o->ks, knobs);
             result r;
             fprintf(stderr, "sweep %s=%d lesson%d/%s ...\n", o->sweep_name, o->sweep_values[s],
                     sel[i]->lesson, sel[i]->name);

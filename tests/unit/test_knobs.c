@@ -129,6 +129,14 @@ START_TEST(values_and_text)
     ck_assert_str_eq(text, "TILE=32 (default 16)");
     knob_text(lesson_exercises[0][0], knobs, text, sizeof text);
     ck_assert_str_eq(text, "");
+    /* One exercise of a sweep: another lesson's knob is left alone, a bad
+     * value of its own is not. */
+    ck_assert_int_eq(knob_settings_add(&ks, "PDIST=4", err, sizeof err), 0);
+    ck_assert_int_eq(knob_values_checked(mm, &ks, knobs, err, sizeof err), 0);
+    ck_assert_int_eq(knobs[0], 32);
+    ck_assert_int_eq(knob_settings_add(&ks, "TILE=12", err, sizeof err), 0);
+    ck_assert_int_eq(knob_values_checked(mm, &ks, knobs, err, sizeof err), -1);
+    SAYS(err, "TILE=12 is not allowed");
 }
 END_TEST
 
