@@ -193,6 +193,7 @@ watch_session() {
     rm -rf "$W"
     mkdir -p "$W/lesson3"
     cp exercises/lesson3/*.cu "$W/lesson3/"
+    rm -f "$T/watch.out"   # no text of an earlier session to be mistaken for this one's
     NO_COLOR=1 $GRADER watch lesson3 --no-gpu --student-dir "$W" --watch-rounds 3 \
         --json "$T/w.json" "$@" >"$T/watch.out" 2>&1 &
     local pid=$!
@@ -220,12 +221,29 @@ watch_session() {
 watch_session "watch (inotify)"
 watch_session "watch (polling)" --watch-poll
 
+# The screen is cleared before each grading on a terminal, never in a file.
+if grep -q $'\033' "$T/watch.out"; then bad "watch wrote escape codes to a file" "$T/watch.out"; else pass=$((pass + 1)); fi
+if command -v script >/dev/null; then
+    rm -rf "$W" && mkdir -p "$W/lesson3" && cp exercises/lesson3/*.cu "$W/lesson3/"
+    script -qec "$GRADER watch lesson3 --no-gpu --student-dir $W --watch-rounds 1 --json $T/w.json" \
+        /dev/null >"$T/tty.out" 2>&1 </dev/null
+    if grep -q $'\033\[2J' "$T/tty.out"; then pass=$((pass + 1)); else bad "watch clears a terminal" "$T/tty.out"; fi
+else
+    echo "cli: no 'script' command, the terminal case of make watch is not tested"
+fi
+
 # Ctrl-C stops it cleanly.
-rm -rf "$W" && mkdir -p "$W/lesson3" && cp exercises/lesson3/*.cu "$W/lesson3/"
+rm -rf "$W" "$T/watch.out" && mkdir -p "$W/lesson3" && cp exercises/lesson3/*.cu "$W/lesson3/"
 NO_COLOR=1 $GRADER watch lesson3 --no-gpu --student-dir "$W" --json "$T/w.json" >"$T/watch.out" 2>&1 &
 pid=$!
 wait_for "$T/watch.out" "Ctrl-C stops" 30 || bad "watch for Ctrl-C: never started" "$T/watch.out"
 kill -INT $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $pid 2>/dev/null; then
+    kill -KILL $pid
+    bad "watch ignored Ctrl-C" "$T/watch.out"
+fi
 wait $pid
 status "watch stops on Ctrl-C" $? 0 "$T/watch.out"
 has "watch stops on Ctrl-C" "$T/watch.out" "Stopped watching."
