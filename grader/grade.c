@@ -27,8 +27,9 @@ void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                     : ex->demo ? "grader/demos"
                     : o->student_dir;
     const char *file = v == V_SOLUTION && ex->reference ? ex->reference : ex->file;
-    /* Relative to the course's top, as the student knows the file. */
-    if (!strcmp(o->root, "."))
+    /* Relative to the course's top, as the student knows the file; a
+     * folder given by its full path stays as given. */
+    if (!strcmp(o->root, ".") || dir[0] == '/')
         snprintf(path, len, "%s/%s", dir, file);
     else
         snprintf(path, len, "%s/%s/%s", o->root, dir, file);

@@ -438,7 +438,10 @@ static int grade_all(options *o, const exercise **sel, int n, graded *g, result 
 static int grading_own_exercises(const options *o)
 {
     char a[PATH_MAX + 64], b[PATH_MAX + 64], ra[PATH_MAX], rb[PATH_MAX];
-    snprintf(a, sizeof a, "%s/%s", o->g.root, o->g.student_dir);
+    if (o->g.student_dir[0] == '/')
+        snprintf(a, sizeof a, "%s", o->g.student_dir);
+    else
+        snprintf(a, sizeof a, "%s/%s", o->g.root, o->g.student_dir);
     snprintf(b, sizeof b, "%s/exercises", o->g.root);
     return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
 }

@@ -181,6 +181,10 @@ has "solutions are not recorded" $o "Progress not recorded: these are not your e
 $GRADER check lesson0 --root "$C" --no-gpu --student-dir "$(pwd)/$FIX/right" --progress "$P" \
     --json "$T/r.json" >$o 2>&1
 if cmp -s "$P" "$T/before"; then pass=$((pass + 1)); else bad "other folders pollute progress" "$P"; fi
+# The course's exercises/ named by an absolute path are the student's own.
+$GRADER check lesson0 --root "$C" --no-gpu --student-dir "$C/exercises" --progress "$P" \
+    --json "$T/r.json" >$o 2>&1
+has "exercises/ by its full path is recorded" "$P" "lesson0/saxpy	no GPU	latest	CHECKED"
 smake progress >$o 2>&1; status "make progress runs" $? 0 $o
 has "make progress runs" $o "Course map:"
 
