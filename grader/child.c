@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -110,6 +111,7 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
     }
     memset(r, 0, sizeof *r);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         out->outcome = OUT_INTERNAL;
@@ -120,6 +122,11 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
     if (pid == 0) {
         /* Its own process group, so a timeout kills anything it started. */
         setpgid(0, 0);
+        /* Which also keeps it out of reach of the terminal's Ctrl-C: have it
+         * die with the parent instead (make watch, or make check stopped). */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
         grade_exercise(ex, knobs, o, r);
         _exit(0);
     }

@@ -39,8 +39,8 @@ const char *cuda_error_meaning(cudaError_t e)
                "nvidia-smi lists it and that CUDA_VISIBLE_DEVICES does not hide it.";
     case cudaErrorInsufficientDriver:
         return "no NVIDIA driver is loaded, or it is older than this CUDA toolkit. "
-               "Check nvidia-smi; on a machine without a GPU the course can only "
-               "compile your kernels (make test still runs its CPU part).";
+               "Check nvidia-smi; on a machine without a GPU, make check compiles "
+               "your kernels and runs the checks that need no GPU.";
     case cudaErrorMemoryAllocation:
         return "the GPU ran out of memory; another program may be holding it "
                "(see nvidia-smi).";

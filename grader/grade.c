@@ -19,8 +19,9 @@ void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                     : ex->demo ? "grader/demos"
                     : o->student_dir;
     const char *file = v == V_SOLUTION && ex->reference ? ex->reference : ex->file;
-    /* Relative to the course's top, as the student knows the file. */
-    if (!strcmp(o->root, "."))
+    /* Relative to the course's top, as the student knows the file; a
+     * folder given by its full path stays as given. */
+    if (!strcmp(o->root, ".") || dir[0] == '/')
         snprintf(path, len, "%s/%s", dir, file);
     else
         snprintf(path, len, "%s/%s/%s", o->root, dir, file);
@@ -138,6 +139,8 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     compile_all(&g, c);
     load_all(&g, c);
     read_resources(&g, c);
+    /* For the report's list of checks, holding or not, whatever comes next. */
+    evaluate_checks(ex, &c[V_STUDENT], &r->res[V_STUDENT], knobs, r->checks);
     if (!o->correctness_only) {
         set_stage("measuring the GPU's copy bandwidth");
         r->copy_gbps = g.D->copy_gbps(&g.dev);

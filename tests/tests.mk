@@ -3,7 +3,9 @@
 #   make test       the CPU suite (Check), then the GPU suite, which says
 #                   "skipped: no GPU" on a machine without one
 #   make test-cpu   grader logic, spec consistency, NVRTC compilation of
-#                   every stub/solution/baseline, mechanism checks
+#                   every stub/solution/baseline, mechanism checks; then the
+#                   command line (tests/cli/run.sh): make's messages, make
+#                   check without a GPU, watch, progress
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -34,9 +36,10 @@ $(RACE_PROBE): tests/gpu/race_probe.c $(BUILD)/libgrader.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
 
-test-cpu: $(UNIT_BIN)
+test-cpu: $(UNIT_BIN) $(GRADER)
 	@echo "== CPU test suite (no GPU needed) =="
 	@$(UNIT_BIN)
+	@CUDA_HOME=$(CUDA_HOME) bash tests/cli/run.sh
 	@$(MAKE) --no-print-directory test-slides
 
 # Every lesson must become a deck that needs no network: reveal.js embedded,

@@ -18,6 +18,10 @@ Suite *static_suite(void);
 Suite *limits_suite(void);
 Suite *pipeline_suite(void);
 Suite *cheats_suite(void);
+Suite *occupancy_suite(void);
+Suite *nogpu_suite(void);
+Suite *knobs_suite(void);
+Suite *progress_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

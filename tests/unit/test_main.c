@@ -16,6 +16,10 @@ int main(void)
     srunner_add_suite(sr, limits_suite());
     srunner_add_suite(sr, pipeline_suite());
     srunner_add_suite(sr, cheats_suite());
+    srunner_add_suite(sr, occupancy_suite());
+    srunner_add_suite(sr, nogpu_suite());
+    srunner_add_suite(sr, knobs_suite());
+    srunner_add_suite(sr, progress_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
     srunner_free(sr);
