@@ -78,3 +78,6 @@ slides-pdf: $(SLIDES) slides/print-pdf.mjs $(NPM_STAMP)
 	@test -n "$(CHROMIUM)" || $(NEED) chromium sh -c 'command -v chromium || command -v chromium-browser'
 	@node slides/print-pdf.mjs "$(FIND_CHROMIUM)" $(foreach d,$(SLIDES),$(d) $(d:.html=.pdf))
 	@echo "slides-pdf: $(words $(SLIDES)) handouts in slides/ (each slide, then its notes)"
+
+# The decks' browser test (make test-slides runs it), after the variables it uses.
+include tests/slides/slides.mk
