@@ -25,6 +25,12 @@ FIND_CHROMIUM = $(or $(CHROMIUM),$$(command -v chromium || command -v chromium-b
 LESSON_MD := $(sort $(wildcard lessons/lesson*.md))
 SLIDES := $(patsubst lessons/%.md,slides/%.html,$(LESSON_MD))
 MEASURED_FIGURES := $(wildcard $(BUILD)/measure/*.png $(BUILD)/measure/*.tsv)
+# Which measured figures there are, rewritten only when the set changes, so
+# that the decks are rebuilt when one appears and also when one is removed.
+MEASURED_LIST := $(BUILD)/slides/measured-figures.txt
+ifneq ($(filter slides slides-pdf test test-cpu test-slides test-slides-browser slides/%,$(MAKECMDGOALS)),)
+$(shell mkdir -p $(BUILD)/slides && echo '$(MEASURED_FIGURES)' | cmp -s - $(MEASURED_LIST) || echo '$(MEASURED_FIGURES)' > $(MEASURED_LIST))
+endif
 CALIBRATED_ON := NVIDIA H100 80GB HBM3, measured 2026-11-23
 
 .PHONY: slides slides-pdf npm-packages
@@ -69,7 +75,7 @@ DECK = pandoc $(1) --lua-filter=slides/lesson-slides.lua -M measure-dir=$(BUILD)
   -V slideNumber=true -V hash=true --mathml --css=slides/course.css -o $(2).tmp && mv $(2).tmp $(2)
 
 slides/%.html: lessons/%.md slides/lesson-slides.lua slides/course.css $(REVEAL_KIT)/dist/reveal.js \
-               $(wildcard lessons/figures/*) $(MEASURED_FIGURES)
+               $(wildcard lessons/figures/*) $(MEASURED_FIGURES) $(wildcard $(MEASURED_LIST))
 	@echo "  slides  $< -> $@"
 	@$(call DECK,$<,$@)
 

@@ -12,6 +12,7 @@
 //   * the page requests anything but its own file and data: URLs;
 //   * a paragraph or list of the lesson's prose is in no speaker note of the
 //     slides made from its section (lessons/README.md: page = slide + notes);
+//   * S does not open the speaker view with the slide's notes (first deck);
 //   * the median slide shows more than 50 words.
 // Prints, per deck, the slides and their visible words, then the totals.
 
@@ -220,6 +221,27 @@ try {
       for (let i = 0; i < n; i++) {
         await page.evaluate(k => { Reveal.slide(k); Reveal.layout(); }, i);
         await page.screenshot({ path: join(shots, `${name.replace(/\.html$/, '')}-${String(i + 1).padStart(2, '0')}.png`) });
+      }
+    }
+    if (!(await page.evaluate(() => Reveal.hasPlugin('notes'))))
+      failures.push(`${name}: no speaker notes plugin: S would open nothing`);
+    // Once (it is the same plugin in every deck): S opens the speaker view,
+    // offline, with the notes of the current slide.
+    if (deck === decks[0] && bySize[0].length > 1) {
+      await page.evaluate(() => Reveal.slide(1));
+      const popup = new Promise(r => page.once('popup', r));
+      await page.keyboard.press('s');
+      const view = await Promise.race([popup, new Promise(r => setTimeout(() => r(null), 10000))]);
+      if (!view) failures.push(`${name}: S opened no speaker view`);
+      else {
+        view.on('request', req => { if (!/^(file|data|blob|about):/.test(req.url())) network.push(req.url()); });
+        const shown = await view.waitForFunction(() => {
+          const v = document.querySelector('.speaker-controls-notes .value');
+          return v && v.textContent.trim().length > 0 && v.textContent;
+        }, { timeout: 10000 }).then(h => h.jsonValue(), () => '');
+        if (!shown || !norm(shown).includes(norm(bySize[0][1].notesText).slice(0, 200)))
+          failures.push(`${name}: the speaker view does not show slide 2's notes`);
+        await view.close();
       }
     }
     for (const u of network) failures.push(`${name}: requests ${u.slice(0, 100)} from the network`);
