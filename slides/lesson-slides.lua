@@ -62,27 +62,49 @@ end
 
 local measure_dir, calibrated = 'build/measure', 'the course\'s calibration GPU'
 
--- The slide's copy of a figure: the instructor's own measurement if there
--- is one, else the calibrated one; the caption says which.
-local function slide_figure(para)
-  local img = para.content[1]
-  local name = img.src:match('^figures/(.+)%.png$')
-  local label
+-- Where the slide's copy of a figure comes from: the instructor's own
+-- measurement if there is one, else the calibrated one. Returns the image
+-- source to use and the caption that says which.
+local function figure_source(src)
+  local name = src:match('^figures/(.+)%.png$')
   if name and file_exists(measure_dir .. '/' .. name .. '.png') then
     local gpu, date = tsv_origin(measure_dir .. '/' .. (measured_tsv[name] or name) .. '.tsv')
-    img.src = measure_dir .. '/' .. name .. '.png'
-    label = 'Measured on this machine: ' .. (gpu or 'GPU not recorded') .. ', ' ..
-            (date or 'date not recorded') .. ' (' .. img.src .. ')'
-  else
-    label = 'Calibrated figure: ' .. calibrated .. ' (lessons/' .. img.src .. ')'
+    src = measure_dir .. '/' .. name .. '.png'
+    return src, 'Measured on this machine: ' .. (gpu or 'GPU not recorded') .. ', ' ..
+                (date or 'date not recorded') .. ' (' .. src .. ')'
   end
+  return src, 'Calibrated figure: ' .. calibrated .. ' (lessons/' .. src .. ')'
+end
+
+-- A figure: pandoc 2 reads `![caption](file)` alone in a paragraph as a
+-- Para holding one Image; pandoc 3 as a Figure block.
+local function is_figure(b)
+  return (b.t == 'Para' and #b.content == 1 and b.content[1].t == 'Image') or b.t == 'Figure'
+end
+
+-- The lesson's caption of a figure, as inlines.
+local function figure_caption(b)
+  if b.t == 'Figure' then return pandoc.utils.blocks_to_inlines(b.caption.long) end
+  return b.content[1].caption
+end
+
+-- The slide's copy of a figure, captioned with where it comes from.
+local function slide_figure(b)
+  if b.t == 'Figure' then
+    local label
+    b = pandoc.walk_block(b, { Image = function(img)
+      img.src, label = figure_source(img.src)
+      return img
+    end })
+    b.caption = { long = { pandoc.Plain({ pandoc.Str(label) }) } }
+    return b
+  end
+  local img = b.content[1]
+  local label
+  img.src, label = figure_source(img.src)
   img.caption = { pandoc.Str(label) }
   img.title = 'fig:'
   return pandoc.Para({ img })
-end
-
-local function is_figure(b)
-  return b.t == 'Para' and #b.content == 1 and b.content[1].t == 'Image'
 end
 
 -- What a block is, for the defaults: shown on the slide, or prose.
@@ -121,8 +143,9 @@ end
 -- The header and body of one slide, for the revealjs writer.
 local function emit(s, out, is_title)
   if not is_title and s.things == 0 then
-    fail('section "' .. s.section .. '", slide "' .. stringify(s.title) ..
-         '": nothing to show on the slide. Write its words in a <!-- slide ... --> ' ..
+    local where = 'section "' .. s.section .. '"'
+    if stringify(s.title) ~= s.section then where = where .. ', slide "' .. stringify(s.title) .. '"' end
+    fail(where .. ': nothing to show on the slide. Write its words in a <!-- slide ... --> ' ..
          'comment right under the heading')
   end
   local classes = is_title and { 'lesson-title' } or {}
@@ -185,7 +208,7 @@ function Pandoc(doc)
       elseif show and pending ~= 'off' then
         if is_figure(b) then
           local caption = pandoc.List({ pandoc.Emph({ pandoc.Str('Figure:') }), pandoc.Space() })
-          caption:extend(b.content[1].caption)
+          caption:extend(figure_caption(b))
           cur.notes:insert(pandoc.Para(caption))
           b = slide_figure(b)
         end
