@@ -12,7 +12,8 @@
 //   * the page requests anything but its own file and data: URLs;
 //   * a paragraph or list of the lesson's prose is in no speaker note of the
 //     slides made from its section (lessons/README.md: page = slide + notes);
-//   * S does not open the speaker view with the slide's notes (first deck);
+//   * S does not open the speaker view with the slide's notes, or the print
+//     view of make slides-pdf lacks a slide or a notes page (first deck);
 //   * the median slide shows more than 50 words.
 // Prints, per deck, the slides and their visible words, then the totals.
 
@@ -243,6 +244,23 @@ try {
           failures.push(`${name}: the speaker view does not show slide 2's notes`);
         await view.close();
       }
+    }
+    // Once: the handout's print view (make slides-pdf) lays out a page per
+    // slide, and a notes page after every slide that has notes.
+    if (deck === decks[0]) {
+      const print = await browser.newPage();
+      await print.setRequestInterception(true);
+      print.on('request', req => { if (/^(file|data|blob|about):/.test(req.url())) req.continue(); else { network.push(req.url()); req.abort(); } });
+      await print.goto(pathToFileURL(resolve(deck)).href + '?print-pdf&showNotes=separate-page', { waitUntil: 'load' });
+      const pages = await print.waitForFunction(() => window.Reveal && Reveal.isReady() &&
+        document.querySelector('.reveal .pdf-page') &&
+        [document.querySelectorAll('.reveal .pdf-page').length, document.querySelectorAll('.reveal .speaker-notes-pdf').length],
+        { timeout: 20000 }).then(h => h.jsonValue(), () => [0, 0]);
+      const withNotes = bySize[0].filter(x => x.notesText.trim()).length;
+      if (pages[0] !== bySize[0].length || pages[1] !== withNotes)
+        failures.push(`${name}: the print view has ${pages[0]} slide pages and ${pages[1]} notes pages; ` +
+                      `expected ${bySize[0].length} and ${withNotes}`);
+      await print.close();
     }
     for (const u of network) failures.push(`${name}: requests ${u.slice(0, 100)} from the network`);
     for (const u of broken) failures.push(`${name}: a resource does not load: ${u}`);
