@@ -39,16 +39,29 @@ slides: $(SLIDES)
 	@echo "slides: $(words $(SLIDES)) decks in slides/ (open one in a browser; S opens the speaker notes)"
 
 # One npm install for the decks and their browser test, from the committed
-# lock file, into build/npm; npm keeps its downloads in its own cache, so a
-# fresh clone installs without the network after the first time.
+# lock file, into build/npm. npm keeps what it downloads in its own cache;
+# the installed tree is also kept in NPM_KEEP, under a name taken from the
+# lock file, so that the next fresh clone links it instead of unpacking 82
+# packages again (make NPM_KEEP= turns that off).
+NPM_KEEP ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/cuda-course
 npm-packages: $(NPM_STAMP)
 $(NPM_STAMP): slides/package.json slides/package-lock.json
 	@$(NEED) pandoc command -v pandoc
 	@$(NEED) npm command -v npm
 	@mkdir -p $(NPM_DIR)
 	@cp slides/package.json slides/package-lock.json $(NPM_DIR)/
-	@echo "npm: installing reveal.js and puppeteer-core into $(NPM_DIR) (downloaded once, then from npm's cache)"
-	@cd $(NPM_DIR) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error
+	@kept="$(NPM_KEEP)/npm-$$(sha256sum < slides/package-lock.json | cut -c1-16)"; \
+	if [ -n "$(NPM_KEEP)" ] && [ -f "$$kept/complete" ]; then \
+	  rm -rf $(NPM_DIR)/node_modules && ln -s "$$kept/node_modules" $(NPM_DIR)/node_modules && \
+	  echo "npm: reveal.js and puppeteer-core as installed before, from $$kept"; \
+	else \
+	  echo "npm: installing reveal.js and puppeteer-core into $(NPM_DIR) (downloaded once, then from npm's cache)"; \
+	  if [ -L $(NPM_DIR)/node_modules ]; then rm $(NPM_DIR)/node_modules; fi; \
+	  (cd $(NPM_DIR) && npm ci --prefer-offline --no-audit --no-fund --loglevel=error) || exit 1; \
+	  if [ -n "$(NPM_KEEP)" ] && mkdir -p "$$kept.$$$$" 2>/dev/null && cp -a $(NPM_DIR)/node_modules "$$kept.$$$$/" && \
+	     touch "$$kept.$$$$/complete"; then rm -rf "$$kept" && mv "$$kept.$$$$" "$$kept"; \
+	  else rm -rf "$$kept.$$$$"; fi; \
+	fi
 	@touch $@
 
 $(REVEAL_KIT)/dist/reveal.js: $(NPM_STAMP) slides/slides.mk

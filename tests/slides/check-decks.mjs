@@ -168,126 +168,143 @@ const browser = await puppeteer.launch({
          '--disable-background-networking', '--disable-component-update', '--disable-sync'],
 });
 
+// One deck: every check above, at both sizes. Returns the lines to print,
+// the failures and the visible words of each slide.
+async function checkDeck(deck) {
+  const name = basename(deck);
+  const started = Date.now();
+  const out = { lines: [], failures: [], words: [] };
+  const page = await browser.newPage();
+  const network = [];
+  const broken = [];
+  await page.setRequestInterception(true);
+  page.on('request', req => {
+    const url = req.url();
+    if (/^(file|data|blob|about):/.test(url)) req.continue();
+    else { network.push(url); req.abort(); }
+  });
+  page.on('requestfailed', req => {
+    if (!network.includes(req.url())) broken.push(req.url().slice(0, 80));
+  });
+  page.on('pageerror', err => out.failures.push(`${name}: script error: ${err.message}`));
+  await page.setViewport({ width: SIZES[0][0], height: SIZES[0][1] });
+  await page.goto(pathToFileURL(resolve(deck)).href, { waitUntil: 'load' });
+  await page.waitForFunction(() => window.Reveal && Reveal.isReady(), { timeout: 20000 });
+  await page.evaluate(() => document.fonts.ready);
+
+  // reveal.js loads a slide's images when it comes near: visit every
+  // slide, then wait for each image to load or fail, before measuring.
+  const images = await page.evaluate(async () => {
+    for (const s of Reveal.getSlides()) { const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v); }
+    Reveal.slide(0, 0);
+    return Promise.all([...document.images].map(async img => {
+      const src = (img.getAttribute('src') || img.getAttribute('data-src') || '').slice(0, 60);
+      try { await img.decode(); } catch (e) { /* reported below */ }
+      return { ok: img.complete && img.naturalWidth > 0, src };
+    }));
+  });
+  for (const i of images) if (!i.ok) out.failures.push(`${name}: an image does not load (${i.src || 'no src'})`);
+
+  let bySize = [];
+  for (const [w, h] of SIZES) {
+    await page.setViewport({ width: w, height: h });
+    await page.evaluate(() => Reveal.layout());
+    const slides = await page.evaluate(inspectSlides);
+    for (const s of slides)
+      for (const p of s.problems)
+        out.failures.push(`${name} at ${w}x${h}, slide ${s.index + 1} "${s.title}": ${p}`);
+    bySize.push(slides);
+  }
+  if (shots) {
+    mkdirSync(shots, { recursive: true });
+    await page.setViewport({ width: 1280, height: 720 });
+    const n = bySize[0].length;
+    for (let i = 0; i < n; i++) {
+      await page.evaluate(k => { Reveal.slide(k); Reveal.layout(); }, i);
+      await page.screenshot({ path: join(shots, `${name.replace(/\.html$/, '')}-${String(i + 1).padStart(2, '0')}.png`) });
+    }
+  }
+  if (!(await page.evaluate(() => Reveal.hasPlugin('notes'))))
+    out.failures.push(`${name}: no speaker notes plugin: S would open nothing`);
+  // Once (it is the same plugin in every deck): S opens the speaker view,
+  // offline, with the notes of the current slide.
+  if (deck === decks[0] && bySize[0].length > 1) {
+    await page.evaluate(() => Reveal.slide(1));
+    const popup = new Promise(r => page.once('popup', r));
+    await page.bringToFront();
+    await page.keyboard.press('s');
+    const view = await Promise.race([popup, new Promise(r => setTimeout(() => r(null), 10000))]);
+    if (!view) out.failures.push(`${name}: S opened no speaker view`);
+    else {
+      view.on('request', req => { if (!/^(file|data|blob|about):/.test(req.url())) network.push(req.url()); });
+      const shown = await view.waitForFunction(() => {
+        const v = document.querySelector('.speaker-controls-notes .value');
+        return v && v.textContent.trim().length > 0 && v.textContent;
+      }, { timeout: 10000 }).then(h => h.jsonValue(), () => '');
+      if (!shown || !norm(shown).includes(norm(bySize[0][1].notesText).slice(0, 200)))
+        out.failures.push(`${name}: the speaker view does not show slide 2's notes`);
+      await view.close();
+    }
+  }
+  // Once: the handout's print view (make slides-pdf) lays out a page per
+  // slide, and a notes page after every slide that has notes.
+  if (deck === decks[0]) {
+    const print = await browser.newPage();
+    await print.setRequestInterception(true);
+    print.on('request', req => { if (/^(file|data|blob|about):/.test(req.url())) req.continue(); else { network.push(req.url()); req.abort(); } });
+    await print.goto(pathToFileURL(resolve(deck)).href + '?print-pdf&showNotes=separate-page', { waitUntil: 'load' });
+    const pages = await print.waitForFunction(() => window.Reveal && Reveal.isReady() &&
+      document.querySelector('.reveal .pdf-page') &&
+      [document.querySelectorAll('.reveal .pdf-page').length, document.querySelectorAll('.reveal .speaker-notes-pdf').length],
+      { timeout: 20000 }).then(h => h.jsonValue(), () => [0, 0]);
+    const withNotes = bySize[0].filter(x => x.notesText.trim()).length;
+    if (pages[0] !== bySize[0].length || pages[1] !== withNotes)
+      out.failures.push(`${name}: the print view has ${pages[0]} slide pages and ${pages[1]} notes pages; ` +
+                    `expected ${bySize[0].length} and ${withNotes}`);
+    await print.close();
+  }
+  for (const u of network) out.failures.push(`${name}: requests ${u.slice(0, 100)} from the network`);
+  for (const u of broken) out.failures.push(`${name}: a resource does not load: ${u}`);
+
+  // Prose: each piece must be in the notes of a slide of its section.
+  const slides = bySize[0];
+  const notesOf = new Map();
+  for (const s of slides) notesOf.set(norm(s.section), (notesOf.get(norm(s.section)) || '') + norm(s.notesText));
+  let missing = 0;
+  for (const p of lessonProse(deck)) {
+    const key = p.section === null ? (slides[0] ? slides[0].section : '') : p.section;
+    if (!(notesOf.get(norm(key)) || '').includes(norm(p.text))) {
+      if (missing++ < 3)
+        out.failures.push(`${name}: prose of section "${key}" is in none of its slides' notes: "${p.text.slice(0, 60)}..."`);
+    }
+  }
+  if (missing > 3) out.failures.push(`${name}: ... and ${missing - 3} more pieces of prose missing from the notes`);
+
+  const words = slides.map(s => s.words);
+  const sorted = [...words].sort((a, b) => a - b);
+  out.lines.push(`  ${name.padEnd(36)} ${String(slides.length).padStart(3)} slides, words per slide: ` +
+                 `median ${sorted[Math.floor((sorted.length - 1) / 2)]}, max ${sorted[sorted.length - 1]}` +
+                 ` (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  if (process.env.VERBOSE)
+    for (const s of slides) out.lines.push(`    ${String(s.index + 1).padStart(3)} ${String(s.words).padStart(4)} words  ${s.title.replace(/\s+/g, ' ')}`);
+  out.words = words;
+  await page.close();
+  return out;
+}
+
 const failures = [];
 const allWords = [];
-let slideCount = 0;
 try {
-  for (const deck of decks) {
-    const name = basename(deck);
-    const page = await browser.newPage();
-    const network = [];
-    const broken = [];
-    await page.setRequestInterception(true);
-    page.on('request', req => {
-      const url = req.url();
-      if (/^(file|data|blob|about):/.test(url)) req.continue();
-      else { network.push(url); req.abort(); }
-    });
-    page.on('requestfailed', req => {
-      if (!network.includes(req.url())) broken.push(req.url().slice(0, 80));
-    });
-    page.on('pageerror', err => failures.push(`${name}: script error: ${err.message}`));
-    await page.setViewport({ width: SIZES[0][0], height: SIZES[0][1] });
-    await page.goto(pathToFileURL(resolve(deck)).href, { waitUntil: 'load' });
-    await page.waitForFunction(() => window.Reveal && Reveal.isReady(), { timeout: 20000 });
-    await page.evaluate(() => document.fonts.ready);
-
-    // reveal.js loads a slide's images when it comes near: visit every
-    // slide, then wait for each image to load or fail, before measuring.
-    const images = await page.evaluate(async () => {
-      for (const s of Reveal.getSlides()) { const i = Reveal.getIndices(s); Reveal.slide(i.h, i.v); }
-      Reveal.slide(0, 0);
-      return Promise.all([...document.images].map(async img => {
-        const src = (img.getAttribute('src') || img.getAttribute('data-src') || '').slice(0, 60);
-        try { await img.decode(); } catch (e) { /* reported below */ }
-        return { ok: img.complete && img.naturalWidth > 0, src };
-      }));
-    });
-    for (const i of images) if (!i.ok) failures.push(`${name}: an image does not load (${i.src || 'no src'})`);
-
-    let bySize = [];
-    for (const [w, h] of SIZES) {
-      await page.setViewport({ width: w, height: h });
-      await page.evaluate(() => Reveal.layout());
-      const slides = await page.evaluate(inspectSlides);
-      for (const s of slides)
-        for (const p of s.problems)
-          failures.push(`${name} at ${w}x${h}, slide ${s.index + 1} "${s.title}": ${p}`);
-      bySize.push(slides);
-    }
-    if (shots) {
-      mkdirSync(shots, { recursive: true });
-      await page.setViewport({ width: 1280, height: 720 });
-      const n = bySize[0].length;
-      for (let i = 0; i < n; i++) {
-        await page.evaluate(k => { Reveal.slide(k); Reveal.layout(); }, i);
-        await page.screenshot({ path: join(shots, `${name.replace(/\.html$/, '')}-${String(i + 1).padStart(2, '0')}.png`) });
-      }
-    }
-    if (!(await page.evaluate(() => Reveal.hasPlugin('notes'))))
-      failures.push(`${name}: no speaker notes plugin: S would open nothing`);
-    // Once (it is the same plugin in every deck): S opens the speaker view,
-    // offline, with the notes of the current slide.
-    if (deck === decks[0] && bySize[0].length > 1) {
-      await page.evaluate(() => Reveal.slide(1));
-      const popup = new Promise(r => page.once('popup', r));
-      await page.keyboard.press('s');
-      const view = await Promise.race([popup, new Promise(r => setTimeout(() => r(null), 10000))]);
-      if (!view) failures.push(`${name}: S opened no speaker view`);
-      else {
-        view.on('request', req => { if (!/^(file|data|blob|about):/.test(req.url())) network.push(req.url()); });
-        const shown = await view.waitForFunction(() => {
-          const v = document.querySelector('.speaker-controls-notes .value');
-          return v && v.textContent.trim().length > 0 && v.textContent;
-        }, { timeout: 10000 }).then(h => h.jsonValue(), () => '');
-        if (!shown || !norm(shown).includes(norm(bySize[0][1].notesText).slice(0, 200)))
-          failures.push(`${name}: the speaker view does not show slide 2's notes`);
-        await view.close();
-      }
-    }
-    // Once: the handout's print view (make slides-pdf) lays out a page per
-    // slide, and a notes page after every slide that has notes.
-    if (deck === decks[0]) {
-      const print = await browser.newPage();
-      await print.setRequestInterception(true);
-      print.on('request', req => { if (/^(file|data|blob|about):/.test(req.url())) req.continue(); else { network.push(req.url()); req.abort(); } });
-      await print.goto(pathToFileURL(resolve(deck)).href + '?print-pdf&showNotes=separate-page', { waitUntil: 'load' });
-      const pages = await print.waitForFunction(() => window.Reveal && Reveal.isReady() &&
-        document.querySelector('.reveal .pdf-page') &&
-        [document.querySelectorAll('.reveal .pdf-page').length, document.querySelectorAll('.reveal .speaker-notes-pdf').length],
-        { timeout: 20000 }).then(h => h.jsonValue(), () => [0, 0]);
-      const withNotes = bySize[0].filter(x => x.notesText.trim()).length;
-      if (pages[0] !== bySize[0].length || pages[1] !== withNotes)
-        failures.push(`${name}: the print view has ${pages[0]} slide pages and ${pages[1]} notes pages; ` +
-                      `expected ${bySize[0].length} and ${withNotes}`);
-      await print.close();
-    }
-    for (const u of network) failures.push(`${name}: requests ${u.slice(0, 100)} from the network`);
-    for (const u of broken) failures.push(`${name}: a resource does not load: ${u}`);
-
-    // Prose: each piece must be in the notes of a slide of its section.
-    const slides = bySize[0];
-    const notesOf = new Map();
-    for (const s of slides) notesOf.set(norm(s.section), (notesOf.get(norm(s.section)) || '') + norm(s.notesText));
-    let missing = 0;
-    for (const p of lessonProse(deck)) {
-      const key = p.section === null ? (slides[0] ? slides[0].section : '') : p.section;
-      if (!(notesOf.get(norm(key)) || '').includes(norm(p.text))) {
-        if (missing++ < 3)
-          failures.push(`${name}: prose of section "${key}" is in none of its slides' notes: "${p.text.slice(0, 60)}..."`);
-      }
-    }
-    if (missing > 3) failures.push(`${name}: ... and ${missing - 3} more pieces of prose missing from the notes`);
-
-    if (process.env.VERBOSE)
-      for (const s of slides) console.log(`    ${String(s.index + 1).padStart(3)} ${String(s.words).padStart(4)} words  ${s.title.replace(/\s+/g, ' ')}`);
-    const words = slides.map(s => s.words);
-    allWords.push(...words);
-    slideCount += slides.length;
-    const sorted = [...words].sort((a, b) => a - b);
-    console.log(`  ${name.padEnd(36)} ${String(slides.length).padStart(3)} slides, words per slide: ` +
-                `median ${sorted[Math.floor((sorted.length - 1) / 2)]}, max ${sorted[sorted.length - 1]}`);
-    await page.close();
+  // Two decks at a time: most of a deck's time is Chromium laying it out.
+  const results = new Array(decks.length);
+  let next = 0;
+  await Promise.all([0, 1].map(async () => {
+    while (next < decks.length) { const k = next++; results[k] = await checkDeck(decks[k]); }
+  }));
+  for (const r of results) {
+    for (const l of r.lines) console.log(l);
+    failures.push(...r.failures);
+    allWords.push(...r.words);
   }
 } finally {
   await browser.close();
@@ -297,7 +314,7 @@ try {
 allWords.sort((a, b) => a - b);
 const median = allWords.length ? (allWords[Math.floor((allWords.length - 1) / 2)] + allWords[Math.floor(allWords.length / 2)]) / 2 : 0;
 const pct = q => allWords[Math.min(allWords.length - 1, Math.floor(q * allWords.length))];
-console.log(`  all decks: ${slideCount} slides; visible words per slide: median ${median}, ` +
+console.log(`  all decks: ${allWords.length} slides; visible words per slide: median ${median}, ` +
             `90th percentile ${pct(0.9)}, max ${allWords[allWords.length - 1]}`);
 if (median > MAX_MEDIAN_WORDS)
   failures.push(`the median slide shows ${median} words; a projected slide should show at most ${MAX_MEDIAN_WORDS}`);
@@ -305,6 +322,6 @@ if (median > MAX_MEDIAN_WORDS)
 const views = new Set(failures.map(f => (f.match(/^(.* at \d+x\d+, slide \d+) /) || [])[1]).filter(Boolean));
 const other = failures.filter(f => !/ at \d+x\d+, slide \d+ /.test(f)).length;
 for (const f of failures) console.log(`FAIL ${f}`);
-console.log(`slides in Chromium: ${decks.length} decks, ${slideCount} slides at ${SIZES.map(s => s.join('x')).join(' and ')}: ` +
+console.log(`slides in Chromium: ${decks.length} decks, ${allWords.length} slides at ${SIZES.map(s => s.join('x')).join(' and ')}: ` +
             `${views.size} overflowing slide views, ${other} other problems`);
 process.exit(failures.length ? 1 : 0);
