@@ -156,6 +156,39 @@ local function emit(s, out, is_title)
   end
 end
 
+-- The numbers in a text, thousands separators dropped: "2,097,152 × 28"
+-- gives 2097152 and 28. Digits that end a name (H100, sm_90, lesson5) are
+-- part of the name, not a figure.
+local function numbers(text)
+  local found = {}
+  for at, tok in text:gmatch('()(%d[%d,%.]*)') do
+    if at == 1 or not text:sub(at - 1, at - 1):match('[%a_%d]') then
+      found[#found + 1] = tok:gsub('[,%.]+$', ''):gsub(',', '')
+    end
+  end
+  return found
+end
+
+-- The text of blocks as a reader sees it, code and table cells included,
+-- with a space between blocks and list items.
+local function text_of(blocks)
+  return pandoc.write(pandoc.Pandoc(blocks), 'plain')
+end
+
+-- A section's slide words restate it: every number they show must be in
+-- the section's own text (its heading, prose, tables, code). Catches a
+-- figure corrected in the prose and left stale in the slide comment.
+local function check_claims(section, haystack, claims)
+  local have = {}
+  for _, n in ipairs(numbers(table.concat(haystack, ' '))) do have[n] = true end
+  for _, n in ipairs(claims) do
+    if not have[n] then
+      fail('section "' .. section .. '": its slide words say ' .. n .. ', which the section ' ..
+           'does not. Slide words restate their section; if the prose changed, change them too')
+    end
+  end
+end
+
 function Pandoc(doc)
   measure_dir = doc.meta['measure-dir'] and stringify(doc.meta['measure-dir']) or measure_dir
   calibrated = doc.meta['calibrated'] and stringify(doc.meta['calibrated']) or calibrated
@@ -167,6 +200,11 @@ function Pandoc(doc)
   local title_text = stringify(blocks[1].content)
   local cur = new_slide(blocks[1].content, title_text, blocks[1].identifier)
   local is_title, pending, continued = true, nil, 1
+  local haystack, claims = { title_text }, {}
+
+  local function end_section()
+    check_claims(cur.section, haystack, claims)
+  end
 
   local function finish()
     if pending then fail('<!-- ' .. pending .. ' slide --> at the end of a section, before no block') end
@@ -179,12 +217,15 @@ function Pandoc(doc)
     local kind, arg = marker(b)
     if b.t == 'Header' and b.level <= 3 then
       if b.level == 1 then fail('one "# " title per lesson; sections are "## "') end
+      end_section()
       finish()
       cur = new_slide(b.content, stringify(b.content), b.identifier)
       continued = 1
+      haystack, claims = { cur.section }, {}
     elseif kind == 'slide' then
       local words = pandoc.read(arg, 'markdown').blocks
       if #words == 0 then fail('an empty <!-- slide --> comment under "' .. cur.section .. '"') end
+      for _, n in ipairs(numbers(text_of(words))) do claims[#claims + 1] = n end
       cur.shown:extend(words)
       cur.words = true
       cur.things = cur.things + 1
@@ -199,6 +240,7 @@ function Pandoc(doc)
       if arg then title = pandoc.read(arg, 'markdown').blocks[1].content end
       cur = new_slide(title, section, id .. '-' .. continued)
     else
+      if b.t ~= 'RawBlock' then haystack[#haystack + 1] = text_of({ b }) end
       local show = shown_by_default(b)
       if pending == 'on' then
         if show then fail('<!-- on slide --> before a code block, table or figure, which show anyway, under "' .. cur.section .. '"') end
@@ -223,6 +265,7 @@ function Pandoc(doc)
       pending = nil
     end
   end
+  end_section()
   finish()
   doc.meta.pagetitle = pandoc.MetaString(title_text)
   doc.meta.title = nil

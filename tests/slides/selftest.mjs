@@ -6,7 +6,8 @@
 //   tests/slides/fixtures/broken-deck.md with the decks' own pandoc command)
 //
 // 1. The slide filter stops the build on a section with nothing for its
-//    slide, and on a misspelt marker; it shows the calibrated figures,
+//    slide, on a misspelt marker, and on a number in the slide words that
+//    the section does not have; it shows the calibrated figures,
 //    labelled as such, or the instructor's own from build/measure/.
 // 2. The browser check, on the fixture deck with faults planted after the
 //    build, reports: a slide running off the bottom at both sizes, a request
@@ -31,7 +32,8 @@ function expect(what, ok, output) {
 
 // 1. The filter's refusals.
 for (const [file, message] of [['no-slide-words.md', 'nothing to show on the slide'],
-                               ['bad-marker.md', 'is not a slide marker']]) {
+                               ['bad-marker.md', 'is not a slide marker'],
+                               ['stale-number.md', 'its slide words say 2.50, which the section does not']]) {
   const r = spawnSync('pandoc', [join(fixtures, file), '--lua-filter=slides/lesson-slides.lua',
                                  '-t', 'revealjs', '-o', '/dev/null'], { encoding: 'utf8' });
   expect(`the slide filter accepts ${file}; it must stop with "${message}"`,
