@@ -1,7 +1,8 @@
 /* test_specs.c: every exercise in the registry is consistent with the
  * course's files and with the grader's rules. The tests loop over the
- * registry, so an exercise added later is checked without a new test; an
- * empty registry runs none of the per-exercise ones. Paths are relative to
+ * registry, so an exercise added later is checked without a new test. An
+ * empty registry would run none of the per-exercise ones, so
+ * registry_not_empty fails on it. Paths are relative to
  * the course's top folder, where `make test-cpu` runs. */
 #include <ctype.h>
 #include <stdio.h>
@@ -44,6 +45,24 @@ START_TEST(registry_fits)
     ck_assert_int_le(registered_exercises(all, MAX_REGISTERED), MAX_REGISTERED);
     for (int l = 0; l < N_LESSONS; l++)
         ck_assert_msg(lesson_exercises[l] != NULL, "lesson %d has no list", l);
+}
+END_TEST
+
+/* Every lesson has an exercise to grade (a demo alone is not one): a lesson
+ * list emptied by mistake, or a registry that lost its lessons, would
+ * otherwise make every loop test below pass by running nothing. */
+START_TEST(registry_not_empty)
+{
+    const exercise *all[MAX_REGISTERED];
+    int total = registered_exercises(all, MAX_REGISTERED), counted = 0;
+    for (int l = 0; l < N_LESSONS; l++) {
+        int graded = 0;
+        for (const exercise *const *e = lesson_exercises[l]; e && *e; e++, counted++)
+            graded += !(*e)->demo;
+        ck_assert_msg(graded > 0, "lesson %d has no exercise to grade", l);
+    }
+    ck_assert_int_eq(total, counted);
+    ck_assert_int_ge(total, N_LESSONS);
 }
 END_TEST
 
@@ -270,6 +289,7 @@ Suite *specs_suite(void)
     Suite *s = suite_create("specs");
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, registry_fits);
+    tcase_add_test(tc, registry_not_empty);
     tcase_add_loop_test(tc, lesson_list, 0, N_LESSONS);
     suite_add_tcase(s, tc);
 
@@ -293,7 +313,7 @@ Suite *specs_suite(void)
 
     /* The timing size: a few hundred MB and their CPU reference, seconds per
      * exercise on a small machine, but a spec bug here would otherwise only
-     * show on a GPU. CK_EXCLUDE_CASES=time_size skips it. */
+     * show on a GPU. */
     tc = tcase_create("time_size");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, build_time_size, 0, n);
