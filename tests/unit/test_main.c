@@ -14,6 +14,7 @@ int main(void)
     srunner_add_suite(sr, report_suite());
     srunner_add_suite(sr, specs_suite());
     srunner_add_suite(sr, static_suite());
+    srunner_add_suite(sr, fixtures_suite());
     /* Each test in a child of its own, always: Check enforces a test's
      * timeout only then, and CK_FORK=no in the environment must not turn a
      * hang into a suite that never ends. */
