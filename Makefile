@@ -41,6 +41,7 @@ help:
 	@echo "  make check lessonN        grade your exercises of lesson N (make check: every lesson)"
 	@echo "      SEED=n                 replay the inputs of an earlier run"
 	@echo "      SANITIZE=1             run your kernels under compute-sanitizer (finds bad accesses)"
+	@echo "      SANITIZE=race          look for races: racecheck and synccheck on the correctness runs"
 	@echo "      TIMEOUT=s              seconds one exercise may take (default 120)"
 	@echo "      ONLY=name              grade one exercise of the lesson"
 	@echo "      NCU=1                  also show Nsight Compute counters (bank conflicts, stalls)"
@@ -79,7 +80,10 @@ $(BUILD)/obj/%.o: %.c grader/*.h grader/specs/*.h | cuda-toolkit
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 check: $(GRADER)
-ifeq ($(SANITIZE),1)
+ifeq ($(SANITIZE),race)
+	@GRADER=$(GRADER) CUDA_HOME=$(CUDA_HOME) bash grader/scripts/race-check.sh $(LESSON_ARGS) \
+	  $(GRADE_ARGS)
+else ifeq ($(SANITIZE),1)
 	@command -v compute-sanitizer >/dev/null || [ -x $(CUDA_HOME)/bin/compute-sanitizer ] || \
 	  { echo "compute-sanitizer is not installed (it comes with the CUDA Toolkit)"; exit 1; }
 	PATH="$(CUDA_HOME)/bin:$$PATH" GRADER_LAUNCH_TIMEOUT=120 compute-sanitizer --tool memcheck \

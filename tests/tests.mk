@@ -3,7 +3,8 @@
 #   make test       the CPU suite (Check), then the GPU suite, which says
 #                   "skipped: no GPU" on a machine without one
 #   make test-cpu   grader logic, spec consistency, NVRTC compilation of
-#                   every stub/solution/baseline, mechanism checks
+#                   every stub/solution/baseline, mechanism checks, the GPU
+#                   fixtures' expect files, SANITIZE=race's report
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -39,9 +40,10 @@ $(RACE_PROBE): tests/gpu/race_probe.c $(BUILD)/libgrader.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
 
-test-cpu: $(UNIT_BIN)
+test-cpu: $(UNIT_BIN) $(GRADER)
 	@echo "== CPU test suite (no GPU needed) =="
 	@$(UNIT_BIN)
+	@GRADER=$(GRADER) bash tests/unit/race_check/run.sh
 	@$(MAKE) --no-print-directory test-slides
 
 # Every lesson must become a deck that needs no network: reveal.js embedded,
