@@ -490,6 +490,7 @@ int main(void)
     /* Each test in a child: Check enforces the time limits only then. The
      * children hold no CUDA context; the grader is a process of its own. */
     srunner_set_fork_status(sr, CK_FORK);
+    srunner_set_log(sr, OUTDIR "/gpu-suite.log");
     srunner_run_all(sr, CK_VERBOSE);
     int failed = srunner_ntests_failed(sr), ran = srunner_ntests_run(sr);
     srunner_free(sr);
