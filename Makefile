@@ -52,6 +52,7 @@ help:
 	@echo "  make check lessonN        grade your exercises of lesson N (make check: every lesson)"
 	@echo "      SEED=n                 replay the inputs of an earlier run"
 	@echo "      SANITIZE=1             run your kernels under compute-sanitizer (finds bad accesses)"
+	@echo "      SANITIZE=race          look for races: racecheck and synccheck on the correctness runs"
 	@echo "      TIMEOUT=s              seconds one exercise may take (default 120)"
 	@echo "      ONLY=name              grade one exercise of the lesson"
 	@echo "      NCU=1                  also show Nsight Compute counters (bank conflicts, stalls)"
@@ -100,7 +101,10 @@ $(BUILD)/obj/%.o: %.c grader/*.h grader/specs/*.h | cuda-toolkit
 # The grader's status 3 (no GPU, everything that can be checked without one
 # holds) is not a failure: make check says so and exits 0.
 check: $(GRADER)
-ifeq ($(SANITIZE),1)
+ifeq ($(SANITIZE),race)
+	@GRADER=$(GRADER) CUDA_HOME=$(CUDA_HOME) bash grader/scripts/race-check.sh $(LESSON_ARGS) \
+	  $(GRADE_ARGS)
+else ifeq ($(SANITIZE),1)
 	@san=$$(sh grader/scripts/find-sanitizer.sh "$(CUDA_HOME)") || exit 1; \
 	echo "$$san --tool memcheck ..."; \
 	PATH="$(CUDA_HOME)/bin:$$PATH" GRADER_LAUNCH_TIMEOUT=120 "$$san" --tool memcheck \

@@ -1,5 +1,6 @@
 /* instance.c: the inst_* calls that exercise specs use to describe a problem. */
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,14 @@ void inst_launch(instance *I, unsigned gx, unsigned gy, unsigned gz,
 void inst_bytes_moved(instance *I, double bytes)
 {
     I->bytes_moved = bytes;
+}
+
+void inst_note(instance *I, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(I->note, sizeof I->note, fmt, ap);
+    va_end(ap);
 }
 
 void inst_constant(instance *I, const char *symbol, const void *data, size_t bytes)

@@ -47,6 +47,7 @@ struct instance {
     unsigned grid[3], block[3];
     size_t dyn_smem;
     double bytes_moved;
+    char note[448];        /* inst_note: shown with the mismatches, "" when none */
     char error[256];       /* set when build() misuses the API (a spec bug) */
 };
 

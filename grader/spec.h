@@ -82,6 +82,12 @@ void inst_bytes_moved(instance *I, double bytes);
  * mangled). Lesson 13's table. */
 void inst_constant(instance *I, const char *symbol, const void *data, size_t bytes);
 
+/* A sentence for the student about how this instance differs from the plain
+ * problem (printf-style; at most about 400 characters): shown above the
+ * first mismatches when the kernel is wrong on it. For an instance the spec
+ * launches unlike the knobs say, so the student knows how to reproduce it. */
+void inst_note(instance *I, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* Random numbers for inputs, from the run's seed (printed so a failure can be
  * replayed with --seed). uniform in [lo, hi). */
 double inst_uniform(instance *I, double lo, double hi);

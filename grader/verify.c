@@ -30,6 +30,10 @@ size_t verify_outputs(const instance *I, double rtol, double atol, mismatch_repo
 {
     memset(rep, 0, sizeof *rep);
     size_t len = 0;
+    /* How this instance differs from the plain problem comes first: it is
+     * how the student reproduces the failure. */
+    if (I->note[0])
+        len += (size_t)snprintf(rep->text, sizeof rep->text, "  %s\n", I->note);
     int outputs = 0;
     for (int b = 0; b < I->nbufs; b++)
         outputs += I->bufs[b].is_output;

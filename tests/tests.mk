@@ -3,7 +3,8 @@
 #   make test       the CPU suite (Check), then the GPU suite, which says
 #                   "skipped: no GPU" on a machine without one
 #   make test-cpu   grader logic, spec consistency, NVRTC compilation of
-#                   every stub/solution/baseline, mechanism checks; then the
+#                   every stub/solution/baseline, mechanism checks, the GPU
+#                   fixtures' expect files, SANITIZE=race's report; then the
 #                   command line (tests/cli/run.sh): make's messages, make
 #                   check without a GPU, watch, progress
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
@@ -14,6 +15,8 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 GPU_BIN := $(BUILD)/tests/gpu_tests
+# The expect files of tests/gpu/{faulty,cheats,races}: read by both suites.
+FIXTURE_SRC := tests/gpu/fixture.c
 
 test: test-cpu test-gpu
 
@@ -21,14 +24,17 @@ check-package:
 	@$(NEED) check test -f /usr/include/check.h
 	@$(NEED) pkg-config command -v pkg-config
 
-$(UNIT_BIN): $(UNIT_SRC) tests/unit/*.h $(BUILD)/libgrader.a | check-package
+$(UNIT_BIN): $(UNIT_SRC) $(FIXTURE_SRC) tests/unit/*.h tests/gpu/fixture.h $(BUILD)/libgrader.a \
+              | check-package
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ $(UNIT_SRC) $(BUILD)/libgrader.a \
-	  $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -o $@ $(UNIT_SRC) $(FIXTURE_SRC) \
+	  $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
 
-$(GPU_BIN): tests/gpu/test_gpu.c $(BUILD)/libgrader.a | check-package
+$(GPU_BIN): tests/gpu/test_gpu.c $(FIXTURE_SRC) tests/gpu/fixture.h $(BUILD)/libgrader.a \
+            | check-package
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ tests/gpu/test_gpu.c $(FIXTURE_SRC) \
+	  $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
 
 # How often a racy kernel is wrong, launch by launch (tests/gpu/race-experiment.sh).
 RACE_PROBE := $(BUILD)/tests/race_probe
@@ -40,6 +46,7 @@ test-cpu: $(UNIT_BIN) $(GRADER)
 	@echo "== CPU test suite (no GPU needed) =="
 	@$(UNIT_BIN)
 	@CUDA_HOME=$(CUDA_HOME) bash tests/cli/run.sh
+	@GRADER=$(GRADER) bash tests/unit/race_check/run.sh
 	@$(MAKE) --no-print-directory test-slides
 
 # Every lesson must become a deck that needs no network: reveal.js embedded,

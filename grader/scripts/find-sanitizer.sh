@@ -1,7 +1,7 @@
 #!/bin/sh
 # find-sanitizer.sh CUDA_HOME: print the path of compute-sanitizer, or say
 # where it was looked for and how to get it, and fail. Used by
-# `make check SANITIZE=1`.
+# `make check SANITIZE=1` and SANITIZE=race.
 #
 # The toolkit's own copy comes first ($CUDA_HOME/bin, where NVIDIA's
 # packages link it, then $CUDA_HOME/compute-sanitizer, where it really

@@ -3,11 +3,14 @@
 #include "../spec.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM. The check at PM_STRESS_SIZE runs
+ * at 4 blocks per SM (prefetch_model.h): the ring whose last iterations
+ * skip __pipeline_commit() passed 15 of 20 gradings at 1 block per SM on
+ * the H100, and was wrong in every launch at 4. */
 static void build_rolling_async(instance *I, size_t size, const int *knobs,
                                 const device_facts *dev)
 {
-    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+    prefetch_ring_build(I, size, knobs[0], knobs[1], knobs[2], dev);
 }
 
 static const exercise rolling_async = {
@@ -23,7 +26,7 @@ static const exercise rolling_async = {
         PM_KNOB_PDIST,
         PM_KNOB_BLOCKS_PER_SM(1),
     },
-    .check_sizes = PM_CHECK_SIZES,
+    .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling_async,
     .rtol = 1e-11,

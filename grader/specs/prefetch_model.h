@@ -68,8 +68,8 @@ static inline uint64_t pm_next(uint64_t *s)
     return z ^ (z >> 31);
 }
 
-static void prefetch_model_build(instance *I, size_t size, int blockdimx, int pdist,
-                                 int blocks_per_sm, const device_facts *dev)
+static inline void prefetch_model_build(instance *I, size_t size, int blockdimx, int pdist,
+                                        int blocks_per_sm, const device_facts *dev)
 {
     const unsigned grid = (unsigned)(dev->sm_count * blocks_per_sm);
     const size_t threads = (size_t)grid * blockdimx;
@@ -114,6 +114,53 @@ static void prefetch_model_build(instance *I, size_t size, int blockdimx, int pd
             }
         }
     }
+}
+
+/* The stress instance of the asynchronous rings (lesson 9, lesson 10 and
+ * any later exercise whose refills are cp.async copies): the correctness
+ * size PM_STRESS_SIZE is launched with at least PM_STRESS_BLOCKS_PER_SM
+ * blocks per SM, whatever BLOCKS_PER_SM says.
+ *
+ * Why: a ring whose waits do not cover the slot it reads is wrong only when
+ * a copy lands later than the read, and with one block of 128 threads per
+ * SM the copies nearly always land in time. Measured on the H100
+ * (2026-11-23, grader/calibration/h100-2026-11-23-b/race/): the source
+ * blog's ring, __pipeline_commit() only when a copy was issued, at PDIST 8
+ * was wrong in 9 of 1000 launches at 6M elements and 16 of 1000 at 32M with
+ * 1 block per SM, and passed 15 of 20 normal gradings; at 4 blocks per SM it
+ * was wrong in 1000 of 1000 launches at 2M, 6M and 32M. At PDIST 2 and 4
+ * (1 block per SM) it was wrong in 1000 of 1000 from 6M on; at 16 blocks
+ * per SM, in every launch at 6M (378 of 378) but none at 2M; at PDIST 16
+ * never, since CUDA 13.0's header clamps waits above 7 to 8. A wait one
+ * batch short (__pipeline_wait_prior(PDIST)) was wrong in every launch from
+ * 2M on at any of these settings. The reference solution was never wrong
+ * (PDIST 2 at 16 blocks per SM, about 500 launches at each size).
+ *
+ * So 6M elements at 4 blocks per SM replaces the plain 6M check: the same
+ * elements and the same cost, and it catches the race in every grading.
+ * (BLOCKS_PER_SM only sizes the grid; no kernel of the course uses it in
+ * its code, so a kernel is the same program at any grid.) */
+#define PM_STRESS_SIZE ((size_t)6000000)
+#define PM_STRESS_BLOCKS_PER_SM 4
+#define PM_RING_CHECK_SIZES {1, 2000000, PM_STRESS_SIZE, 0}
+
+/* prefetch_model_build, with the stress instance of the asynchronous rings
+ * at PM_STRESS_SIZE. */
+static inline void prefetch_ring_build(instance *I, size_t size, int blockdimx, int pdist,
+                                       int blocks_per_sm, const device_facts *dev)
+{
+    if (size == PM_STRESS_SIZE && blocks_per_sm < PM_STRESS_BLOCKS_PER_SM) {
+        inst_note(I, "At this size the grader launches %d blocks per SM (%d blocks), not "
+                  "BLOCKS_PER_SM=%d: with more copies in flight per SM they land later, so a "
+                  "ring that reads a slot before waiting for its copy (one "
+                  "__pipeline_commit() per iteration, always, and __pipeline_wait_prior("
+                  "PDIST - 1)) gives wrong sums here. Reproduce with BLOCKS_PER_SM=%d and "
+                  "the SEED below; make check ... SANITIZE=race names the line.",
+                  PM_STRESS_BLOCKS_PER_SM, dev->sm_count * PM_STRESS_BLOCKS_PER_SM,
+                  blocks_per_sm, PM_STRESS_BLOCKS_PER_SM);
+        blocks_per_sm = PM_STRESS_BLOCKS_PER_SM;
+    }
+    prefetch_model_build(I, size, blockdimx, pdist, blocks_per_sm, dev);
 }
 
 /* Knobs shared by the prefetch lessons. */

@@ -22,6 +22,7 @@ Suite *occupancy_suite(void);
 Suite *nogpu_suite(void);
 Suite *knobs_suite(void);
 Suite *progress_suite(void);
+Suite *fixtures_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

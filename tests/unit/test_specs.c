@@ -1,7 +1,8 @@
 /* test_specs.c: every exercise in the registry is consistent with the
  * course's files and with the grader's rules. The tests loop over the
- * registry, so an exercise added later is checked without a new test; an
- * empty registry runs none of the per-exercise ones. Paths are relative to
+ * registry, so an exercise added later is checked without a new test. An
+ * empty registry would run none of the per-exercise ones, so
+ * registry_not_empty fails on it. Paths are relative to
  * the course's top folder, where `make test-cpu` runs. */
 #include <ctype.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "fileio.h"
 #include "grade.h"
 #include "instance.h"
+#include "specs/prefetch_model.h"
 #include "static_check.h"
 #include "suites.h"
 
@@ -44,6 +46,24 @@ START_TEST(registry_fits)
     ck_assert_int_le(registered_exercises(all, MAX_REGISTERED), MAX_REGISTERED);
     for (int l = 0; l < N_LESSONS; l++)
         ck_assert_msg(lesson_exercises[l] != NULL, "lesson %d has no list", l);
+}
+END_TEST
+
+/* Every lesson has an exercise to grade (a demo alone is not one): a lesson
+ * list emptied by mistake, or a registry that lost its lessons, would
+ * otherwise make every loop test below pass by running nothing. */
+START_TEST(registry_not_empty)
+{
+    const exercise *all[MAX_REGISTERED];
+    int total = registered_exercises(all, MAX_REGISTERED), counted = 0;
+    for (int l = 0; l < N_LESSONS; l++) {
+        int graded = 0;
+        for (const exercise *const *e = lesson_exercises[l]; e && *e; e++, counted++)
+            graded += !(*e)->demo;
+        ck_assert_msg(graded > 0, "lesson %d has no exercise to grade", l);
+    }
+    ck_assert_int_eq(total, counted);
+    ck_assert_int_ge(total, N_LESSONS);
 }
 END_TEST
 
@@ -263,6 +283,74 @@ START_TEST(build_time_size)
 }
 END_TEST
 
+/* An exercise whose refills are asynchronous copies (its mechanism checks
+ * ask for cp.async) and whose grid is sized by BLOCKS_PER_SM is one of the
+ * rings whose missing wait the plain launch rarely shows: its correctness
+ * sizes must include the stress instance (prefetch_model.h), launched with
+ * at least 4 blocks per SM whatever the knob says, and saying so. */
+static int knob_index(const exercise *ex, const char *name)
+{
+    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
+        if (!strcmp(ex->knobs[k].name, name))
+            return k;
+    return -1;
+}
+
+static int uses_cp_async(const exercise *ex)
+{
+    for (int c = 0; c < MAX_CHECKS && ex->checks[c].kind != CHECK_NONE; c++)
+        if (ex->checks[c].kind == CHECK_PTX_HAS && !strcmp(ex->checks[c].text, "cp.async"))
+            return 1;
+    return 0;
+}
+
+static unsigned grid_at(const exercise *ex, size_t size, int bps, char *note, size_t len)
+{
+    device_facts dev;
+    calibration_device(&dev);
+    int knobs[MAX_KNOBS] = {0};
+    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
+        knobs[k] = ex->knobs[k].def;
+    knobs[knob_index(ex, "BLOCKS_PER_SM")] = bps;
+    instance I;
+    ck_assert_int_eq(instance_build(&I, ex, size, knobs, &dev, 1), 0);
+    unsigned grid = I.grid[0];
+    snprintf(note, len, "%s", I.note);
+    instance_free(&I);
+    return grid;
+}
+
+START_TEST(async_ring_has_stress_instance)
+{
+    char id[96], note[512];
+    const exercise *ex = nth(_i, id, sizeof id);
+    int bps = knob_index(ex, "BLOCKS_PER_SM");
+    if (!uses_cp_async(ex) || bps < 0)
+        return;
+    int found = 0;
+    for (int s = 0; s < MAX_SIZES && ex->check_sizes[s]; s++)
+        found |= ex->check_sizes[s] == PM_STRESS_SIZE;
+    ck_assert_msg(found, "%s: an asynchronous ring without the stress instance among its "
+                  "check sizes (PM_RING_CHECK_SIZES)", id);
+    device_facts dev;
+    calibration_device(&dev);
+    unsigned sms = (unsigned)dev.sm_count;
+    /* At one block per SM the stress size runs at four, and says so. */
+    ck_assert_uint_eq(grid_at(ex, PM_STRESS_SIZE, 1, note, sizeof note),
+                      PM_STRESS_BLOCKS_PER_SM * sms);
+    ck_assert_msg(strstr(note, "4 blocks per SM") && strstr(note, "BLOCKS_PER_SM=1"),
+                  "%s: the stress instance's note: '%s'", id, note);
+    /* The other sizes keep the knob, and a knob already at 4 or more is kept. */
+    ck_assert_uint_eq(grid_at(ex, 2000000, 1, note, sizeof note), sms);
+    ck_assert_str_eq(note, "");
+    ck_assert_uint_eq(grid_at(ex, PM_STRESS_SIZE, 8, note, sizeof note), 8 * sms);
+    ck_assert_str_eq(note, "");
+    /* The note fits its buffer: it must not be cut. */
+    grid_at(ex, PM_STRESS_SIZE, 1, note, sizeof note);
+    ck_assert_uint_lt(strlen(note), sizeof ((instance *)0)->note - 1);
+}
+END_TEST
+
 Suite *specs_suite(void)
 {
     const exercise *all[MAX_REGISTERED];
@@ -273,6 +361,7 @@ Suite *specs_suite(void)
     Suite *s = suite_create("specs");
     TCase *tc = tcase_create("registry");
     tcase_add_test(tc, registry_fits);
+    tcase_add_test(tc, registry_not_empty);
     tcase_add_loop_test(tc, lesson_list, 0, N_LESSONS);
     suite_add_tcase(s, tc);
 
@@ -281,6 +370,7 @@ Suite *specs_suite(void)
     tcase_add_loop_test(tc, knobs_sane, 0, n);
     tcase_add_loop_test(tc, sizes_bar_tolerance, 0, n);
     tcase_add_loop_test(tc, checks_teach, 0, n);
+    tcase_add_loop_test(tc, async_ring_has_stress_instance, 0, n);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");
@@ -296,7 +386,7 @@ Suite *specs_suite(void)
 
     /* The timing size: a few hundred MB and their CPU reference, seconds per
      * exercise on a small machine, but a spec bug here would otherwise only
-     * show on a GPU. CK_EXCLUDE_CASES=time_size skips it. */
+     * show on a GPU. */
     tc = tcase_create("time_size");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, build_time_size, 0, n);

@@ -208,6 +208,25 @@ START_TEST(several_outputs_are_named)
 }
 END_TEST
 
+/* An instance the spec launched unlike its knobs says so before the
+ * mismatches: it is how the student reproduces the failure. */
+START_TEST(note_comes_first)
+{
+    instance I;
+    instance_init(&I, 1);
+    inst_note(&I, "launched with %d blocks per SM", 4);
+    double *want = inst_output(&I, 2, ELEM_F64);
+    double *got = I.bufs[0].host;
+    want[0] = got[0] = 1.0;
+    want[1] = 2.0;
+    got[1] = 3.0;
+    mismatch_report rep;
+    ck_assert_uint_eq(verify_outputs(&I, 0, 0, &rep), 1);
+    ck_assert_str_eq(rep.text, "  launched with 4 blocks per SM\n  index 1: expected 2, got 3\n");
+    instance_free(&I);
+}
+END_TEST
+
 Suite *verify_suite(void)
 {
     Suite *s = suite_create("verify");
@@ -231,6 +250,7 @@ Suite *verify_suite(void)
     tc = tcase_create("mismatch_text");
     tcase_add_test(tc, text_lists_at_most_eight);
     tcase_add_test(tc, several_outputs_are_named);
+    tcase_add_test(tc, note_comes_first);
     suite_add_tcase(s, tc);
     return s;
 }
