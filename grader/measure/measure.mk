@@ -1,6 +1,7 @@
 # measure.mk: measurements that draw the lessons' figures on your own GPU.
 #
 #   make measure lesson2   copy bandwidth against misalignment and stride
+#   make measure lesson14  host-device copies: pageable, pinned, overlapped
 #   make sweep lesson9     every prefetch variant against PDIST (lessons 5-10)
 #
 # Each is two steps, so the numbers can be taken on one machine and drawn on
@@ -13,14 +14,23 @@ MEASURE := $(BUILD)/measure
 NVCC := $(CUDA_HOME)/bin/nvcc
 SWEEP_PDIST ?= 2,4,6,8,12,16
 
-.PHONY: measure-data sweep-data plots
+# `make measure` alone measures every lesson that has a measurement.
+MEASURE_LESSONS := $(if $(LESSONS),$(LESSONS),lesson2 lesson14)
 
-$(MEASURE)/coalescing: grader/measure/coalescing.cu | cuda-toolkit
+.PHONY: measure-data sweep-data plots measure-lesson2 measure-lesson14
+
+$(MEASURE)/%: grader/measure/%.cu | cuda-toolkit
 	@mkdir -p $(MEASURE)
 	$(NVCC) -O2 -arch=native -o $@ $< 2>/dev/null || $(NVCC) -O2 -arch=sm_75 -o $@ $<
 
-measure-data: $(MEASURE)/coalescing
+measure-lesson2: $(MEASURE)/coalescing
 	$(MEASURE)/coalescing > $(MEASURE)/coalescing.tsv
+
+# About 10 s on an H100; needs 1.25 GiB of host memory (512 MiB pinned).
+measure-lesson14: $(MEASURE)/transfers
+	$(MEASURE)/transfers > $(MEASURE)/transfers.tsv
+
+measure-data: $(patsubst %,measure-%,$(filter lesson2 lesson14,$(MEASURE_LESSONS)))
 
 measure: measure-data plots
 
@@ -50,6 +60,9 @@ plots:
 	@if [ -f $(MEASURE)/coalescing.tsv ]; then \
 	  gnuplot -e "tsv='$(MEASURE)/coalescing.tsv'; outdir='$(MEASURE)'" grader/measure/coalescing.gp && \
 	  echo "Plots: $(MEASURE)/lesson2-offset.png $(MEASURE)/lesson2-stride.png"; fi
+	@if [ -f $(MEASURE)/transfers.tsv ]; then \
+	  gnuplot -e "tsv='$(MEASURE)/transfers.tsv'; outdir='$(MEASURE)'" grader/measure/transfers.gp && \
+	  echo "Plots: $(MEASURE)/lesson14-bandwidth.png $(MEASURE)/lesson14-overlap.png"; fi
 	@if [ -f $(MEASURE)/prefetch-sweep.tsv ]; then \
 	  gnuplot -e "in='$(MEASURE)/prefetch-sweep.tsv'; out='$(MEASURE)/prefetch-sweep.png'; \
 	    ttl='Prefetch variants, no padding (4 blocks of 128 threads per SM)'" grader/measure/prefetch_sweep.gp && \
