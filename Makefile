@@ -15,7 +15,7 @@ LESSONS := $(filter lesson%,$(MAKECMDGOALS))
 LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 
 # Knobs the exercises declare; set any of them on the command line.
-KNOBS := BLOCKDIMX BLOCKS_PER_SM CH PADDING PDIST SMEM_PAD_KB TILE UNROLL
+KNOBS := BLOCKDIMX BLOCKS_PER_SM CH L2DIST PADDING PDIST SMEM_PAD_KB STAGE_ITERS STAGES TILE UNROLL
 KNOB_ARGS := $(foreach k,$(KNOBS),$(if $($(k)),--set $(k)=$($(k))))
 GRADE_ARGS := $(KNOB_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
               $(if $(ONLY),--only $(ONLY)) $(if $(filter 1,$(NCU)),--ncu) \

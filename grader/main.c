@@ -327,6 +327,16 @@ static int cmd_check(options *o)
 {
     const exercise *sel[MAX_SELECTED];
     int n = select_exercises(o, sel);
+    if (n == 0 && !o->only) {
+        /* Only lessons with nothing to grade, such as lesson 14, which is a
+         * measurement of the host's side of the bus. */
+        for (int l = 0; l < N_LESSONS; l++)
+            if (o->lessons[l])
+                printf("lesson%d has no graded exercise: it is measured on your GPU instead "
+                       "(make measure lesson%d; the lesson text says what to look for).\n",
+                       l, l);
+        return 0;
+    }
     if (n == 0) {
         fprintf(stderr, "grader: no exercise matches%s%s\n", o->only ? " --only " : "",
                 o->only ? o->only : "");
