@@ -514,8 +514,31 @@ static int check_selection(options *o, const exercise **sel, int n)
     return failed ? EXIT_FAILED : no_gpu ? EXIT_CHECKED : EXIT_PASSED;
 }
 
+/* Lessons with nothing to grade, such as lesson 14 (a measurement of the
+ * host's side of the bus): say what to do instead. 1 when that is all the
+ * selection holds. */
+static int only_measured_lessons(const options *o)
+{
+    int measured = 0, graded = 0;
+    for (int l = 0; l < N_LESSONS; l++) {
+        if (!o->lessons[l])
+            continue;
+        measured += lesson_is_measured[l];
+        graded += !lesson_is_measured[l];
+    }
+    if (o->only || graded || !measured)
+        return 0;
+    for (int l = 0; l < N_LESSONS; l++)
+        if (o->lessons[l])
+            printf("lesson%d has no graded exercise: it is measured on your GPU instead "
+                   "(make measure lesson%d; the lesson text says what to look for).\n", l, l);
+    return 1;
+}
+
 static int cmd_check(options *o)
 {
+    if (only_measured_lessons(o))
+        return EXIT_PASSED;
     const exercise *sel[MAX_SELECTED];
     int n = select_checked(o, sel);
     return n < 0 ? EXIT_USAGE : check_selection(o, sel, n);

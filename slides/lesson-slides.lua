@@ -171,8 +171,13 @@ end
 
 -- The text of blocks as a reader sees it, code and table cells included,
 -- with a space between blocks and list items.
+-- An ordered list's own numbering ("1.", "2.") is not a figure: it is
+-- written as a bullet list.
 local function text_of(blocks)
-  return pandoc.write(pandoc.Pandoc(blocks), 'plain')
+  local plain = pandoc.walk_block(pandoc.Div(blocks), {
+    OrderedList = function(ol) return pandoc.BulletList(ol.content) end,
+  })
+  return pandoc.write(pandoc.Pandoc(plain.content), 'plain')
 end
 
 -- A section's slide words restate it: every number they show must be in

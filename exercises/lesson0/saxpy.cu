@@ -6,7 +6,7 @@
 // your GPU, whatever n is. So for large n every thread must handle several
 // elements, and for small n most threads have nothing to do.
 //
-// TODO (lesson 0, section "Reading the report"): the body below is empty, so
+// TODO (lesson 0, section "When it fails"): the body below is empty, so
 // the kernel writes nothing. Run `make check lesson0` once as it is: the
 // grader fills z with a poison value before every launch and reports every
 // element still holding it as "unwritten". Then write the body as a

@@ -5,8 +5,8 @@
 // 32 x 32 tile of `in`; each thread handles four elements of its column of
 // the tile, 8 rows apart.
 //
-// TODO (lessons/lesson2-coalescing.md, section "A transpose through shared
-// memory"): the reads below are coalesced, the writes are not: consecutive
+// TODO (lessons/lesson2-coalescing.md, section "Staging a tile"): the reads
+// below are coalesced, the writes are not: consecutive
 // threads store `rows` floats apart. Stage the tile in shared memory instead:
 //   1. each block reads its 32 x 32 tile of `in` row by row (threadIdx.x
 //      along a row, as now) into a __shared__ array;

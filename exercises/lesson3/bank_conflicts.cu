@@ -12,7 +12,9 @@
 // in the inner loop the 32 threads of a warp (consecutive x, same y) read
 // rowsJ[x][kk]: 32 words that are 32 words apart. Work out which bank each
 // one falls into (bank = word address mod 32): they are all the same bank,
-// so the warp's read is split into 32 accesses, one after another. Change
+// so the warp's read needs 32 passes over the banks instead of 1 (or, where
+// the compiler merges four such reads into one 16-byte read, 8 passes per
+// value instead of 1: section "Seeing the conflicts"). Change
 // the layout of the shared tile so that those 32 words fall into 32
 // different banks. The loads from A, the arithmetic and the result stay as
 // they are. `make check lesson3 NCU=1` shows the conflict count where

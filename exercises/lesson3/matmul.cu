@@ -5,7 +5,7 @@
 // knob, 8..32: make check lesson3 TILE=32), one thread per element of C,
 // threadIdx.x along a row of C.
 //
-// TODO (lessons/lesson3-shared-memory.md, section "Tiled C = AB"): every
+// TODO (lessons/lesson3-shared-memory.md, section "Reusing tiles"): every
 // thread below reads a whole row of A and a whole column of B from global
 // memory, so the block as a whole fetches each of its A and B elements TILE
 // times. Stage them in shared memory instead:

@@ -5,8 +5,10 @@
  * knob PDIST (make check lesson6 PDIST=4) instead of lines of code.
  *
  * TODO (lessons/lesson6-batched-shared.md, section "A batch in shared memory"):
- *   1. Declare __shared__ double buf[PDIST * BLOCKDIMX] and the SLOT(k) macro
- *      below: slot k of this thread.
+ *   1. Declare __shared__ double buf[(PDIST + PADDING) * BLOCKDIMX] and the
+ *      SLOT(k) macro below: slot k of this thread. PADDING is a knob, 0
+ *      unless you set it (make check lesson6 PADDING=1; lesson 10 explains
+ *      what the unused slots do to the shared-memory banks).
  *   2. Count this thread's iterations in ctr (0, 1, 2, ...).
  *   3. When ctr % PDIST == 0, store chunk[i + j*BLOCKDIMX] into SLOT(j) for
  *      j = 0 .. PDIST-1 (a loop with #pragma unroll, so all the loads are
@@ -24,7 +26,7 @@ __device__ __forceinline__ double work(double x)
     return exp(x);
 }
 
-/* #define SLOT(k) buf[(k) + PDIST * threadIdx.x] */
+/* #define SLOT(k) buf[(k) + (PDIST + PADDING) * threadIdx.x] */
 
 extern "C" __global__ void
 batched_smem(const double *__restrict__ arr, double *__restrict__ out, int imax)

@@ -5,8 +5,10 @@
  * the lesson predicts what you will see, and why.
  *
  * TODO (lessons/lesson8-rolling-shared.md, section "The rolling buffer"):
- *   1. Declare __shared__ double buf[PDIST * BLOCKDIMX] and the macro
- *      SLOT(k) = buf[(k) + PDIST * threadIdx.x] (this thread's slot k).
+ *   1. Declare __shared__ double buf[(PDIST + PADDING) * BLOCKDIMX] and the
+ *      macro SLOT(k) = buf[(k) + (PDIST + PADDING) * threadIdx.x] (this
+ *      thread's slot k). PADDING is a knob, 0 unless you set it (lesson 10
+ *      explains the unused slots).
  *   2. Before the loop, fill SLOT(k) with chunk[threadIdx.x + k*BLOCKDIMX]
  *      for k = 0 .. PDIST-1.
  *   3. In iteration ctr (0, 1, 2, ...) take x from SLOT(ctr % PDIST), then

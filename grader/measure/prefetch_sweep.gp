@@ -25,6 +25,8 @@
 #   build/grader check lesson5 --solutions --set BLOCKS_PER_SM=4 --sweep BLOCKDIMX=128 \
 #       | awk -F'\t' -v OFS='\t' '$1 ~ /^[0-9]+$/ {$1 = 4; print}' >> build/sweep-unpadded.tsv
 #   build/grader check lesson10 --solutions --sweep PDIST=2,4,6,8,12,16 > build/sweep-padded.tsv
+#   build/grader check lesson6 lesson8 $S --set PADDING=1 | awk -F'\t' -v OFS='\t' \
+#       '$1 ~ /^[0-9]+$/ {$2 = $2 "+padded"; print}' >> build/sweep-padded.tsv
 #   awk -F'\t' '$2 == "lesson7/rolling_regs" || $2 == "lesson9/rolling_async"' \
 #       build/sweep-unpadded.tsv >> build/sweep-padded.tsv
 #   gnuplot -e "in='build/sweep-unpadded.tsv'; out='lessons/figures/prefetch-sweep.png'; \
@@ -52,6 +54,8 @@ label(s) = \
     s eq "lesson8/rolling_smem"   ? "rolling, shared memory (lesson 8)" : \
     s eq "lesson9/rolling_async"  ? "rolling, shared, async (lesson 9)" : \
     s eq "lesson10/padded"        ? "rolling, shared, async, padded (10a)" : \
+    s eq "lesson6/batched_smem+padded" ? "batched, shared memory, padded (lesson 6)" : \
+    s eq "lesson8/rolling_smem+padded" ? "rolling, shared memory, padded (lesson 8)" : \
     s eq "lesson10/index_major"   ? "rolling, shared, async, index-major (10b)" : s
 
 set terminal pngcairo size 1200,600 font ",11" noenhanced

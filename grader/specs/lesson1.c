@@ -63,7 +63,8 @@ static const exercise shared_hog = {
     .checks = {
         { CHECK_MIN_OCCUPANCY, NULL, 75, NULL,
           "An SM reserves the whole declared size of a __shared__ array for "
-          "every resident block (plus 1 KB the system keeps per block), used "
+          "every resident block (plus 1 KB the system keeps per block from "
+          "compute capability 8.0 on), used "
           "or not. A 48 KB tile lets four blocks share an H100 SM's 228 KB: 4 "
           "x 128 threads = 512 of 2048 thread slots, 25%. One block of this "
           "kernel reads BLOCKDIMX + 2 floats; declared at that size (520 "

@@ -42,7 +42,7 @@ static const exercise padded = {
     .knobs = {
         PM_KNOB_BLOCKDIMX,
         PM_KNOB_PDIST,
-        {"PADDING", 1, 0, 16, 0, "unused doubles after each thread's PDIST slots"},
+        PM_KNOB_PADDING(1),
         PM_KNOB_BLOCKS_PER_SM(4),
     },
     .check_sizes = PM_RING_CHECK_SIZES,

@@ -162,7 +162,7 @@ static const exercise ex_matmul = {
     .title = "Tiled C = AB: reuse tiles of A and B from shared memory",
     .file = "lesson3/matmul.cu",
     .kernel = "matmul",
-    .explained_in = "lessons/lesson3-shared-memory.md, section \"Tiled C = AB\"",
+    .explained_in = "lessons/lesson3-shared-memory.md, sections \"Tiled C = AB\" and \"Reusing tiles\"",
     .knobs = {
         {"TILE", 16, 8, 32, 1,
          "tile side and block side (TILE x TILE threads): 8, 16 or 32"},

@@ -2,7 +2,7 @@
 #include "../spec.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (the buffer's, lesson 10) */
 static void build_batched_smem(instance *I, size_t size, const int *knobs,
                                const device_facts *dev)
 {
@@ -20,6 +20,7 @@ static const exercise batched_smem = {
         PM_KNOB_BLOCKDIMX,
         PM_KNOB_PDIST,
         PM_KNOB_BLOCKS_PER_SM(1),
+        PM_KNOB_PADDING(0),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -32,10 +33,11 @@ static const exercise batched_smem = {
     .bar_share = 0.6,
     .bar_floor = 1.3,
     .checks = {
-        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
+        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_padded_last,
          "The batch belongs in shared memory: PDIST doubles for each of the BLOCKDIMX "
-         "threads, __shared__ double buf[PDIST * BLOCKDIMX]. An array in shared memory can "
-         "be indexed at run time (slot ctr % PDIST), which is what lets PDIST be a knob "
+         "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
+         "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX]. An array in shared memory "
+         "can be indexed at run time (slot ctr % PDIST), which is what lets PDIST be a knob "
          "instead of lines of code."},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory: per-thread device memory, as slow as the array you "

@@ -6,7 +6,7 @@
 #include "../spec.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (the buffer's, lesson 10) */
 static void build_rolling_smem(instance *I, size_t size, const int *knobs,
                                const device_facts *dev)
 {
@@ -24,6 +24,7 @@ static const exercise rolling_smem = {
         PM_KNOB_BLOCKDIMX,
         PM_KNOB_PDIST,
         PM_KNOB_BLOCKS_PER_SM(1),
+        PM_KNOB_PADDING(0),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -37,9 +38,10 @@ static const exercise rolling_smem = {
     .bar_share = 0.05,
     .bar_floor = 0.0,
     .checks = {
-        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
+        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_padded_last,
          "The exercise is the ring in shared memory: PDIST slots for each of the BLOCKDIMX "
-         "threads, __shared__ double buf[PDIST * BLOCKDIMX], read at slot ctr % PDIST and "
+         "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
+         "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX], read at slot ctr % PDIST and "
          "refilled with the element PDIST iterations ahead. Build it even though it will "
          "not be faster: lesson 9 makes the same ring pay."},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,

@@ -170,12 +170,24 @@ static inline void prefetch_ring_build(instance *I, size_t size, int blockdimx, 
     {"PDIST", 8, 1, 16, 0, "prefetch distance: elements each thread has in flight or buffered"}
 #define PM_KNOB_BLOCKS_PER_SM(def) \
     {"BLOCKS_PER_SM", def, 1, 16, 0, "blocks launched per SM (grid = SMs x this)"}
+/* NVIDIA (2022) pad every shared-memory variant: thread t's slot k is
+ * buf[k + (PDIST + PADDING) * t]. Lessons 6 and 8 default to 0 (their text
+ * is about the buffer, lesson 10 about its banks); 10a defaults to 1. */
+#define PM_KNOB_PADDING(def) \
+    {"PADDING", def, 0, 16, 0, "unused doubles after each thread's PDIST slots"}
 
 /* Shared memory of the plain thread-major or index-major buffer. */
 static inline long pm_smem_pdist_blockdimx(const int *knobs)
 {
     /* knobs: BLOCKDIMX, PDIST, ... in every spec that uses this */
     return 8L * knobs[0] * knobs[1];
+}
+
+/* Shared memory of a padded thread-major buffer, for specs whose knobs are
+ * BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (lessons 6 and 8). */
+static inline long pm_smem_padded_last(const int *knobs)
+{
+    return 8L * knobs[0] * (knobs[1] + knobs[3]);
 }
 
 #endif

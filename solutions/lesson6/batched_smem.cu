@@ -19,13 +19,14 @@ __device__ __forceinline__ double work(double x)
 }
 
 /* Slot k of this thread: the thread's PDIST slots are consecutive
- * ("thread-major"). Lesson 10 comes back to this layout. */
-#define SLOT(k) buf[(k) + PDIST * threadIdx.x]
+ * ("thread-major"), followed by PADDING unused ones (the knob, 0 by
+ * default). Lesson 10 comes back to this layout and to the padding. */
+#define SLOT(k) buf[(k) + (PDIST + PADDING) * threadIdx.x]
 
 extern "C" __global__ void
 batched_smem(const double *__restrict__ arr, double *__restrict__ out, int imax)
 {
-    __shared__ double buf[PDIST * BLOCKDIMX];
+    __shared__ double buf[(PDIST + PADDING) * BLOCKDIMX];
     const double *chunk = arr + (size_t)blockIdx.x * imax;
     double acc = 0.0;
     int ctr = 0;

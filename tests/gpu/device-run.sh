@@ -8,7 +8,7 @@
 #   test       make test (CPU suite, then the GPU suite)
 #   repeat     grade the solutions and the stubs REPEAT times (default 10)
 #   sweeps     the prefetch sweeps over PDIST, the TILE sweep of lesson 3
-#   measure    lesson 2's coalescing measurement and its plots
+#   measure    lesson 2's coalescing and lesson 14's transfer measurements
 #   ncu        Nsight Compute bank-conflict counts for lessons 3 and 10
 #
 # Issue 7's checks (make test with the cheat suite, SANITIZE=race on the racy
@@ -104,7 +104,7 @@ for phase in "$@"; do
     measure)
         log measure
         make measure-data >"$OUT/measure.log" 2>&1
-        cp build/measure/coalescing.tsv "$OUT/" 2>/dev/null
+        cp build/measure/coalescing.tsv build/measure/transfers.tsv "$OUT/" 2>/dev/null
         ;;
     *)
         echo "unknown phase $phase" >&2

@@ -26,6 +26,13 @@
  *   ptx_fe     the same protocol in PTX (mbarrier.*, cp.async.bulk), one
  *              empty-barrier arrival per warp, and a wait that traps instead
  *              of hanging if a phase never completes.
+ * Added after the first run, where ptx_fe (2.17x) lost to cccl_fe (4.04x):
+ *   ptx_fe_notrap  ptx_fe with a plain wait loop (no poll counter, no trap)
+ *   ptx_fe_thread  that, with one empty-barrier arrival per thread (count
+ *              BDX), as libcu++ arrives: the two differences of their PTX
+ *   ptx_sync   cccl_sync's protocol in PTX, as lesson 12's reference
+ *              solution writes it (mbarrier.arrive + try_wait loop;
+ *              expect_tx + cp.async.bulk): does the PTX form match libcu++?
  * Every form runs at 1, 2 and 4 blocks of 128 threads per SM, P = 2, 4, 8, 16
  * with one iteration per stage (SI = 1), and P = 2, 4 with SI = 4. Columns:
  * see model_common.cuh; "pdist" is P, "dist" is SI. */
@@ -181,6 +188,7 @@ __device__ __forceinline__ void mbar_arrive_expect_tx(uint64_t *b, unsigned byte
 /* Waits for the phase of parity `parity` to complete; traps after about
  * 2^22 polls (each poll may itself suspend a while): a protocol bug becomes
  * a reported fault, not a hang. */
+template <bool TRAP = true>
 __device__ __forceinline__ void mbar_wait(uint64_t *b, unsigned parity)
 {
     uint32_t done;
@@ -192,7 +200,7 @@ __device__ __forceinline__ void mbar_wait(uint64_t *b, unsigned parity)
                      : "=r"(done)
                      : "r"(smem_addr(b)), "r"(parity)
                      : "memory");
-        if (++polls > (1u << 22))
+        if (TRAP && ++polls > (1u << 22))
             __trap();
     } while (!done);
 }
@@ -205,8 +213,11 @@ __device__ __forceinline__ void bulk_copy(void *dst, const void *src, unsigned b
                  : "memory");
 }
 
-template <int P, int SI>
-__global__ void bulk_ptx_fe(const double *__restrict__ arr, double *__restrict__ out, int imax)
+/* TRAP: the poll-counting wait; PER_WARP: one empty arrival per warp after
+ * __syncwarp() (else one per thread). The first run's ptx_fe is <P, SI,
+ * true, true>. */
+template <int P, int SI, bool TRAP, bool PER_WARP>
+__global__ void bulk_ptx_fe_v(const double *__restrict__ arr, double *__restrict__ out, int imax)
 {
     static_assert(P >= 2, "the stage refilled is the one read in the previous iteration");
     constexpr int STAGE = SI * BDX;
@@ -218,7 +229,7 @@ __global__ void bulk_ptx_fe(const double *__restrict__ arr, double *__restrict__
     if (threadIdx.x == 0) {
         for (int k = 0; k < P; k++) {
             mbar_init(&full[k], 1);
-            mbar_init(&empty[k], BDX / 32);
+            mbar_init(&empty[k], PER_WARP ? BDX / 32 : BDX);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
@@ -233,17 +244,21 @@ __global__ void bulk_ptx_fe(const double *__restrict__ arr, double *__restrict__
 #pragma unroll 1
     for (int s = 0; s < stages; s++) {
         const int k = s % P;
-        mbar_wait(&full[k], (s / P) & 1);
+        mbar_wait<TRAP>(&full[k], (s / P) & 1);
         double x[SI];
 #pragma unroll
         for (int q = 0; q < SI; q++)
             x[q] = buf[k][q * BDX + threadIdx.x];
-        __syncwarp();
-        if ((threadIdx.x & 31) == 0)
+        if (PER_WARP) {
+            __syncwarp();
+            if ((threadIdx.x & 31) == 0)
+                mbar_arrive(&empty[k]);
+        } else {
             mbar_arrive(&empty[k]);
+        }
         if (threadIdx.x == 0 && s >= 1 && s - 1 + P < stages) {
             const int j = (s - 1) % P;
-            mbar_wait(&empty[j], ((s - 1) / P) & 1);
+            mbar_wait<TRAP>(&empty[j], ((s - 1) / P) & 1);
             mbar_arrive_expect_tx(&full[j], BYTES);
             bulk_copy(buf[j], chunk + (size_t)(s - 1 + P) * STAGE, BYTES, &full[j]);
         }
@@ -253,6 +268,78 @@ __global__ void bulk_ptx_fe(const double *__restrict__ arr, double *__restrict__
     }
     out[(size_t)blockIdx.x * BDX + threadIdx.x] = acc;
 }
+
+/* ---- ptx_sync: lesson 12's reference solution, in the probe's harness ---- */
+__device__ __forceinline__ void mbar_expect(uint64_t *b, unsigned bytes)
+{
+    asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(smem_addr(b)),
+                 "r"(bytes)
+                 : "memory");
+}
+
+__device__ __forceinline__ void mbar_arrive_and_wait(uint64_t *b)
+{
+    uint64_t phase;
+    uint32_t done;
+    asm volatile("mbarrier.arrive.shared::cta.b64 %0, [%1];"
+                 : "=l"(phase)
+                 : "r"(smem_addr(b))
+                 : "memory");
+    do {
+        asm volatile("{\n\t.reg .pred p;\n\t"
+                     "mbarrier.try_wait.shared::cta.b64 p, [%1], %2;\n\t"
+                     "selp.u32 %0, 1, 0, p;\n\t}"
+                     : "=r"(done)
+                     : "r"(smem_addr(b)), "l"(phase)
+                     : "memory");
+    } while (!done);
+}
+
+template <int P, int SI>
+__global__ void bulk_ptx_sync(const double *__restrict__ arr, double *__restrict__ out, int imax)
+{
+    static_assert(P >= 2, "the stage refilled is the one read in the previous iteration");
+    constexpr int STAGE = SI * BDX;
+    constexpr unsigned BYTES = STAGE * sizeof(double);
+    __shared__ alignas(128) double buf[P][STAGE];
+    __shared__ alignas(8) uint64_t full[P];
+    const double *chunk = arr + (size_t)blockIdx.x * imax;
+    const int stages = imax / STAGE;
+    if (threadIdx.x == 0) {
+        for (int k = 0; k < P; k++)
+            mbar_init(&full[k], BDX);
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0)
+        for (int k = 0; k < P && k < stages; k++) {
+            mbar_expect(&full[k], BYTES);
+            bulk_copy(buf[k], chunk + (size_t)k * STAGE, BYTES, &full[k]);
+        }
+    double acc = 0.0;
+#pragma unroll 1
+    for (int s = 0; s < stages; s++) {
+        const int k = s % P;
+        mbar_arrive_and_wait(&full[k]);
+        if (threadIdx.x == 0 && s >= 1 && s - 1 + P < stages) {
+            const int j = (s - 1) % P;
+            mbar_expect(&full[j], BYTES);
+            bulk_copy(buf[j], chunk + (size_t)(s - 1 + P) * STAGE, BYTES, &full[j]);
+        }
+#pragma unroll
+        for (int q = 0; q < SI; q++)
+            acc += work(buf[k][q * BDX + threadIdx.x]);
+    }
+    out[(size_t)blockIdx.x * BDX + threadIdx.x] = acc;
+}
+
+/* The ptx_fe forms, by name, for RUN_FORM. */
+template <int P, int SI>
+static const model_kernel bulk_ptx_fe = bulk_ptx_fe_v<P, SI, true, true>;
+template <int P, int SI>
+static const model_kernel bulk_ptx_fe_notrap = bulk_ptx_fe_v<P, SI, false, true>;
+template <int P, int SI>
+static const model_kernel bulk_ptx_fe_thread = bulk_ptx_fe_v<P, SI, false, false>;
 
 static const char *const P12 = "l12";
 
@@ -277,9 +364,14 @@ static void run_ref(model *m)
 int main(int argc, char **argv)
 {
     const char *form = argc > 1 ? argv[1] : "ref";
-    if (strcmp(form, "ref") && strcmp(form, "cccl_sync") && strcmp(form, "cccl_fe") &&
-        strcmp(form, "ptx_fe")) {
-        fprintf(stderr, "usage: %s ref|cccl_sync|cccl_fe|ptx_fe\n", argv[0]);
+    static const char *const forms[] = {"ref", "cccl_sync", "cccl_fe", "ptx_fe",
+                                        "ptx_fe_notrap", "ptx_fe_thread", "ptx_sync"};
+    bool known = false;
+    for (const char *f : forms)
+        known |= !strcmp(form, f);
+    if (!known) {
+        fprintf(stderr, "usage: %s ref|cccl_sync|cccl_fe|ptx_fe|ptx_fe_notrap|ptx_fe_thread|"
+                        "ptx_sync\n", argv[0]);
         return 2;
     }
     model m;
@@ -305,8 +397,14 @@ int main(int argc, char **argv)
             RUN_FORM(&m, "bulk_cccl_sync", bulk_cccl_sync);
         } else if (!strcmp(form, "cccl_fe")) {
             RUN_FORM(&m, "bulk_cccl_fe", bulk_cccl_fe);
-        } else {
+        } else if (!strcmp(form, "ptx_fe")) {
             RUN_FORM(&m, "bulk_ptx_fe", bulk_ptx_fe);
+        } else if (!strcmp(form, "ptx_fe_notrap")) {
+            RUN_FORM(&m, "bulk_ptx_fe_notrap", bulk_ptx_fe_notrap);
+        } else if (!strcmp(form, "ptx_fe_thread")) {
+            RUN_FORM(&m, "bulk_ptx_fe_thread", bulk_ptx_fe_thread);
+        } else {
+            RUN_FORM(&m, "bulk_ptx_sync", bulk_ptx_sync);
         }
     }
     fprintf(stderr, "l12 %s: %d failed CUDA calls\n", form, probe_failures);

@@ -1,0 +1,136 @@
+/* Lesson 11's exercises: prefetching into L2 (lessons/lesson11-l2-prefetch.md).
+ *
+ *   make check lesson11                  both exercises
+ *   make check lesson11 ONLY=short_ring  one of them
+ *
+ *   l2_prefetch  11a: the plain model loop plus prefetch.global.L2, L2DIST
+ *                iterations ahead: no register, no shared memory
+ *   short_ring   11b: lesson 10b's asynchronous ring cut to PDIST = 2 slots
+ *                (all the shared memory the kernel affords), plus the same
+ *                prefetch further ahead: the case NVIDIA (2022) name, shared
+ *                memory too small for the data worth prefetching
+ *
+ * Both run the model loop of lessons 5-10 (prefetch_model.h) at one block of
+ * 128 threads per SM. prefetch.global.L2 exists on every GPU the course
+ * supports; 11b's ring uses cp.async, compute capability 8.0.
+ */
+#include "../spec.h"
+#include "prefetch_model.h"
+
+#define L2_KNOB_L2DIST(def)                                                            \
+    {"L2DIST", def, 1, 64, 0,                                                          \
+     "L2 prefetch distance: iterations (BLOCKDIMX doubles of the block) ahead"}
+
+/* 11a knobs: BLOCKDIMX, L2DIST, BLOCKS_PER_SM */
+static void build_l2_prefetch(instance *I, size_t size, const int *knobs,
+                              const device_facts *dev)
+{
+    prefetch_model_build(I, size, knobs[0], 1, knobs[2], dev);
+}
+
+static long no_smem(const int *knobs)
+{
+    (void)knobs;
+    return 0;
+}
+
+#define PF_WHY                                                                         \
+    "The exercise is the prefetch into L2: the PTX instruction prefetch.global.L2, "   \
+    "issued from inline assembly (asm volatile(\"prefetch.global.L2 [%0];\" :: "      \
+    "\"l\"(__cvta_generic_to_global(p)))) for the element L2DIST iterations ahead. "   \
+    "CUDA C has no function for it."
+
+static const exercise l2_prefetch = {
+    .lesson = 11,
+    .name = "l2_prefetch",
+    .title = "11a: prefetch into L2 with no register and no shared memory",
+    .file = "lesson11/l2_prefetch.cu",
+    .kernel = "l2_prefetch",
+    .explained_in = "lessons/lesson11-l2-prefetch.md, sections \"Prefetching into L2\" and "
+                    "\"One prefetch per line\"",
+    .knobs = {
+        PM_KNOB_BLOCKDIMX,
+        L2_KNOB_L2DIST(4),
+        PM_KNOB_BLOCKS_PER_SM(1),
+    },
+    .check_sizes = PM_CHECK_SIZES,
+    .time_size = PM_TIME_SIZE,
+    .build = build_l2_prefetch,
+    .rtol = 1e-11,
+    .atol = 1e-12,
+    /* Provisional calibration (probe 2026-11-23, NVIDIA H100 80GB HBM3,
+     * grader/calibration/h100-2026-11-23-b/lessons/l11.tsv; to be confirmed
+     * by 10 gradings): plain loop 0.881 ms; one line prefetch per 16 threads
+     * 1.585x at L2DIST 2 and 4, 1.582x at 8, 1.569x at 32. Share 0.6 puts
+     * the bar near 1.35x; the untouched stub is the plain loop, 1.00x. */
+    .bar = BAR_SPEEDUP,
+    .bar_share = 0.6,
+    .bar_floor = 1.25,
+    .checks = {
+        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY},
+        {CHECK_SMEM_BYTES, NULL, 0, no_smem,
+         "This exercise keeps the data out of shared memory: the prefetch into L2 is the "
+         "one that needs none. A ring in shared memory is lessons 8-10 (and exercise 11b)."},
+        {CHECK_MAX_REGS, NULL, 32, NULL,
+         "The prefetch into L2 costs no register: the plain loop plus the prefetch needs "
+         "about 22. More than 32 means values are being held in registers, a ring or an "
+         "unrolled batch (lessons 5 and 7), which is not what this exercise measures."},
+        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
+         "The kernel uses local memory (device memory): keep the loop as it was and only "
+         "add the prefetch."},
+    },
+};
+
+/* 11b knobs: BLOCKDIMX, PDIST, L2DIST, BLOCKS_PER_SM */
+static void build_short_ring(instance *I, size_t size, const int *knobs,
+                             const device_facts *dev)
+{
+    prefetch_ring_build(I, size, knobs[0], knobs[1], knobs[3], dev);
+}
+
+static const exercise short_ring = {
+    .lesson = 11,
+    .name = "short_ring",
+    .title = "11b: a two-slot ring in shared memory, fed from L2",
+    .file = "lesson11/short_ring.cu",
+    .kernel = "short_ring",
+    .explained_in = "lessons/lesson11-l2-prefetch.md, section \"Two levels\"",
+    .min_cc = 80,
+    .knobs = {
+        PM_KNOB_BLOCKDIMX,
+        {"PDIST", 2, 1, 16, 0,
+         "slots per thread in the shared-memory ring: as many as the kernel affords"},
+        L2_KNOB_L2DIST(8),
+        PM_KNOB_BLOCKS_PER_SM(1),
+    },
+    .check_sizes = PM_RING_CHECK_SIZES,
+    .time_size = PM_TIME_SIZE,
+    .build = build_short_ring,
+    .rtol = 1e-11,
+    .atol = 1e-12,
+    /* Provisional calibration (probe 2026-11-23, NVIDIA H100 80GB HBM3,
+     * grader/calibration/h100-2026-11-23-b/lessons/l11.tsv; to be confirmed
+     * by 10 gradings): the PDIST 2 ring (the baseline and the untouched
+     * stub) 0.402 ms, 2.19x the plain loop; with a line prefetch 8 ahead
+     * 0.246 ms, 3.59x the plain loop, so 1.64x the baseline (1.63x at 16,
+     * 1.62x at 32). Share 0.6 puts the bar near 1.38x. With 192 KiB of the
+     * SM's shared memory taken by a launch argument the kernel never
+     * touched, the probe measured the same: 2.19x and 3.57x. */
+    .bar = BAR_SPEEDUP,
+    .bar_share = 0.6,
+    .bar_floor = 1.25,
+    .checks = {
+        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY},
+        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
+         "The ring must stay PDIST * BLOCKDIMX doubles: in this exercise the rest of the "
+         "shared memory belongs to other data. A longer ring would be faster, and that is "
+         "lesson 10; here the distance beyond PDIST has to come from L2."},
+        {CHECK_PTX_HAS, "cp.async", 0, NULL,
+         "Keep the ring's asynchronous copies (__pipeline_memcpy_async): the prefetch into "
+         "L2 feeds them, it does not replace them."},
+        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
+         "The kernel uses local memory (device memory): keep the ring in the shared array."},
+    },
+};
+
+const exercise *const lesson11_exercises[] = { &l2_prefetch, &short_ring, NULL };
