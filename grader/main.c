@@ -14,9 +14,11 @@
 #include <string.h>
 #include <time.h>
 #include "child.h"
+#include "class.h"
 #include "compile.h"
 #include "mechanism.h"
 #include "profile.h"
+#include "reference.h"
 #include "report.h"
 #include "static_check.h"
 #include "stats.h"
@@ -323,6 +325,18 @@ static void compile_without_gpu(const exercise *ex, const int *knobs, const grad
     compiled_free(&c);
 }
 
+/* `grader class` grades each exercise as `check` does (class.c). */
+static void grade_as_check(const exercise *ex, const int *knobs, const grade_opts *g,
+                           double timeout_s, result *r)
+{
+    grade_in_child(ex, knobs, g, timeout_s, r);
+    if (r->outcome == OUT_NO_GPU) {
+        static result why;
+        why = *r;
+        compile_without_gpu(ex, knobs, g, &why, r);
+    }
+}
+
 static int cmd_check(options *o)
 {
     const exercise *sel[MAX_SELECTED];
@@ -435,6 +449,11 @@ static int cmd_sweep(options *o)
 
 int main(int argc, char **argv)
 {
+    /* Instructors' commands, with options of their own. */
+    if (argc > 1 && !strcmp(argv[1], "class"))
+        return class_main(argc - 1, argv + 1, grade_as_check);
+    if (argc > 1 && !strcmp(argv[1], "references"))
+        return references_main(argc - 1, argv + 1);
     options o;
     if (parse_args(argc, argv, &o) != 0)
         return 2;
