@@ -47,6 +47,8 @@ help:
 	@echo "      STUDENT_DIR=dir        grade the files under dir instead of exercises/"
 	@echo "      TILE=16, PDIST=8, ...  set an exercise's knob (make list shows them)"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
+	@echo "  make grade-class SUBMISSIONS=dir   grade a whole class (instructors; see grader/instructor.mk)"
+	@echo "  make release              the student copy, without solution sources"
 	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"
 	@echo "  make static               compile every kernel with NVRTC and check mechanisms (no GPU)"
 	@echo "  make measure lesson2      measure coalescing on your GPU and plot it"
@@ -88,7 +90,7 @@ else
 	@$(GRADER) check $(LESSON_ARGS) $(GRADE_ARGS)
 endif
 
-check-solutions: $(GRADER)
+check-solutions: full-course $(GRADER)
 	@$(GRADER) check $(LESSON_ARGS) --solutions --json $(BUILD)/report-solutions.json $(GRADE_ARGS)
 
 list: $(GRADER)
@@ -103,3 +105,4 @@ clean:
 include tests/tests.mk
 include slides/slides.mk
 include grader/measure/measure.mk
+include grader/instructor.mk

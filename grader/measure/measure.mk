@@ -28,7 +28,7 @@ measure: measure-data plots
 # conflicts cost time; lesson 5 has no PDIST (four named registers) and is
 # filed under PDIST 4. Padded and index-major buffers get a plot of their own,
 # with the unpadded rolling variants repeated for comparison.
-sweep-data: $(GRADER)
+sweep-data: full-course $(GRADER)
 	@mkdir -p $(MEASURE)
 	$(GRADER) check lesson6 lesson7 lesson8 lesson9 --solutions --set BLOCKS_PER_SM=4 \
 	  --sweep PDIST=$(SWEEP_PDIST) > $(MEASURE)/prefetch-sweep.tsv
