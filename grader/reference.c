@@ -227,7 +227,7 @@ static int write_one(const exercise *ex, const grade_opts *o, const char *dir)
             "// source: %s\n// kernel: %s\n// knobs: %s\n// target: sm_%d\n",
             ex->lesson, ex->name, src,
             variant_kernel(ex, V_SOLUTION), kt, oldest_cc(ex));
-    fwrite(c.ptx, 1, c.ptx_size, f);
+    fputs(c.ptx, f);     /* ptx_size counts the terminating NUL */
     compiled_free(&c);
     if (fclose(f) != 0)
         return -1;
@@ -273,9 +273,11 @@ static int verify_one(const exercise *ex, const grade_opts *o)
             }
             compiled_free(&c);
         }
+    char id[96];
+    snprintf(id, sizeof id, "lesson%d/%s", ex->lesson, ex->name);
     if (!bad)
-        printf("ok    lesson%d/%-22s reference PTX for %s%s; exercise and baseline compile\n",
-               ex->lesson, ex->name, have, a == 1 ? " (not assembled: no ptxas)" : ", assembles");
+        printf("ok    %-28s reference PTX for %s%s; exercise and baseline compile\n", id, have,
+               a == 1 ? " (not assembled: no ptxas here)" : ", assembles");
     return bad ? -1 : 0;
 }
 

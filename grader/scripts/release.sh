@@ -36,6 +36,7 @@ while IFS= read -r -d '' f; do
     cp -p "$f" "$top/$f"
     n=$((n + 1))
 done < <(git ls-files -z)
+mkdir -p "$top/tests"
 cp tests/release.mk "$top/tests/tests.mk"
 
 echo "make release: compiling the reference solutions to PTX"
