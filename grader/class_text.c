@@ -122,12 +122,12 @@ void replace_all(char *s, size_t cap, const char *from, const char *to)
 void reason_of(const result *r, char *out, size_t len)
 {
     const char *m = r->message;
-    size_t cut = strlen(m);
-    static const char *stops[] = {": ", ". ", "; "};
-    for (int i = 0; i < 3; i++) {
-        const char *p = strstr(m, stops[i]);
-        if (p && (size_t)(p - m) < cut)
-            cut = (size_t)(p - m);
+    /* The first clause: up to ": ", ". " or "; " outside parentheses. */
+    size_t cut = 0;
+    for (int depth = 0; m[cut]; cut++) {
+        depth += m[cut] == '(' ? 1 : m[cut] == ')' && depth > 0 ? -1 : 0;
+        if (!depth && strchr(":.;", m[cut]) && m[cut + 1] == ' ')
+            break;
     }
     if (cut > 110)
         cut = 110;

@@ -15,6 +15,7 @@ Suite *mechanism_suite(void);
 Suite *report_suite(void);
 Suite *specs_suite(void);
 Suite *static_suite(void);
+Suite *class_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.
