@@ -3,7 +3,8 @@
 #   make test       the CPU suite (Check), then the GPU suite, which says
 #                   "skipped: no GPU" on a machine without one
 #   make test-cpu   grader logic, spec consistency, NVRTC compilation of
-#                   every stub/solution/baseline, mechanism checks
+#                   every stub/solution/baseline, mechanism checks, and the
+#                   class tools end to end (tests/class/class.mk)
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -32,6 +33,7 @@ test-cpu: $(UNIT_BIN)
 	@echo "== CPU test suite (no GPU needed) =="
 	@$(UNIT_BIN)
 	@$(MAKE) --no-print-directory test-slides
+	@$(MAKE) --no-print-directory test-class
 
 # Every lesson must become a deck that needs no network: reveal.js embedded,
 # no link to a CDN.
@@ -46,3 +48,5 @@ test-gpu: $(GPU_BIN) $(GRADER)
 	@$(GPU_BIN)
 
 .PHONY: check-package test-slides
+
+include tests/class/class.mk
