@@ -39,6 +39,8 @@ if [ -x "${CUDA_HOME:-/usr/local/cuda}/bin/ptxas" ]; then
     [ "$(grep -c ', assembles;' "$work/test-cpu.txt")" = "$n_ex" ] || fail "not every reference assembled"
 fi
 
+make --no-print-directory -C "$top" static >"$work/static.txt" 2>&1 || { tail -20 "$work/static.txt"; fail "make static failed in the copy"; }
+
 # A student's make check works without solutions/ (here: no GPU, so compiled only).
 (cd "$top" && make --no-print-directory check lesson3 lesson9 >/dev/null 2>&1) || true
 [ -s "$top/build/report.json" ] || fail "make check wrote no report in the copy"
