@@ -481,6 +481,12 @@ typedef struct walk {
     size_t elen;
 } walk;
 
+static int by_name(const void *a, const void *b)
+{
+    const char *x = *(char *const *)a, *y = *(char *const *)b;
+    return x && y ? strcmp(x, y) : !x - !y;
+}
+
 static int walk_dir(walk *w, int dfd, const char *prefix, int depth)
 {
     DIR *d = fdopendir(dfd);
@@ -504,12 +510,7 @@ static int walk_dir(walk *w, int dfd, const char *prefix, int depth)
         }
         names[n++] = strdup(de->d_name);
     }
-    for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && strcmp(names[j - 1], names[j]) > 0; j--) {
-            char *t = names[j];
-            names[j] = names[j - 1];
-            names[j - 1] = t;
-        }
+    qsort(names, n, sizeof *names, by_name);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         if (!names[i])
