@@ -107,7 +107,8 @@ int class_cache_save(const class_run *run, const class_student *st);
 void csv_field(FILE *f, const char *s);
 void xml_text(FILE *f, const char *s);     /* also right for attribute values */
 void html_text(FILE *f, const char *s);
-/* Replace bytes that are not UTF-8 with '?', in place. */
+/* Replace bytes that are not UTF-8, and control characters other than tab
+ * and newline, with '?', in place. */
 void utf8_scrub(char *s);
 /* Replace every `from` in s (of size cap) with `to`. */
 void replace_all(char *s, size_t cap, const char *from, const char *to);

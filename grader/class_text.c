@@ -89,8 +89,14 @@ void utf8_scrub(char *s)
     unsigned char *p = (unsigned char *)s;
     while (*p) {
         int n = utf8_len(p);
-        if (n == 0) {
-            *p++ = '?';
+        /* Control characters too (C0 but tab and newline, DEL, C1): a compile
+         * log quotes the student's bytes, and an instructor reads it in a
+         * terminal, where ESC [ ... would be obeyed. */
+        int control = (n == 1 && ((*p < 0x20 && *p != '\n' && *p != '\t') || *p == 0x7f)) ||
+                      (n == 2 && p[0] == 0xc2 && p[1] < 0xa0);
+        if (n == 0 || control) {
+            for (int i = 0; i < (n ? n : 1); i++)
+                *p++ = '?';
             continue;
         }
         p += n;
