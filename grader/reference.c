@@ -116,7 +116,8 @@ static char *read_ptx(const exercise *ex, const grade_opts *o, char *knobs, size
 }
 
 int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
-                   compiled *c, const char **kernel, char *note, size_t len)
+                   compile_fn compile, compiled *c, const char **kernel, char *note,
+                   size_t len)
 {
     static char entry[128];
     char have[256], want[256];
@@ -133,7 +134,7 @@ int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, in
         free(ptx);
         char path[1024];
         variant_path(ex, V_BASELINE, o, path, sizeof path);
-        compile_file(path, ex, ex->kernel, knobs, cc, c);
+        compile(path, ex, ex->kernel, knobs, cc, c);
         *kernel = ex->kernel;
         snprintf(note, len, "this student copy of the course carries the reference "
                  "solution compiled only at the default knobs (%s), not at %s, so the "

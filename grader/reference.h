@@ -29,14 +29,21 @@ int reference_is_compiled(const grade_opts *o);
 void reference_source(const exercise *ex, const grade_opts *o, char *path, size_t len);
 void reference_ptx_path(const exercise *ex, const char *dir, char *path, size_t len);
 
+/* How a kernel file is compiled: compile_file's contract (compile.h), or a
+ * device backend's stand-in for it in the CPU tests. */
+typedef void (*compile_fn)(const char *path, const exercise *ex, const char *kernel,
+                           const int *knobs, int cc, compiled *out);
+
 /* In a student copy: fill `c` with the reference for `ex` at `knobs`, as
  * compile_file would (PTX only), and set *kernel to its entry point.
  * Returns 0 then. When the copy has no reference for these knobs, compiles
- * the baseline in its place for compute capability `cc`, writes in `note`
- * what the verdict must say, and returns 1. -1 when the PTX is missing or
- * damaged (c->error says which). */
+ * the baseline in its place with `compile` for compute capability `cc`,
+ * writes in `note` what the verdict must say, and returns 1. -1 when the PTX
+ * is missing or damaged, or the stand-in does not compile (c->error says
+ * which). */
 int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
-                   compiled *c, const char **kernel, char *note, size_t len);
+                   compile_fn compile, compiled *c, const char **kernel, char *note,
+                   size_t len);
 
 /* After the verdict, when reference_load returned 1: a speed verdict was
  * measured against the baseline, not the reference, so it becomes PASS*

@@ -16,6 +16,7 @@ Suite *report_suite(void);
 Suite *specs_suite(void);
 Suite *static_suite(void);
 Suite *class_suite(void);
+Suite *reference_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.
