@@ -210,8 +210,9 @@ Suite *reference_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("student copy");
     tcase_set_timeout(tc, 120);
-    /* Once for the three tests (the last one damages the copy). */
-    tcase_add_unchecked_fixture(tc, make_copy, remove_copy);
+    /* In each test's own process: the runner's process must stay as it was
+     * (a later suite's test depends on where its allocations land). */
+    tcase_add_checked_fixture(tc, make_copy, remove_copy);
     tcase_add_test(tc, copy_loads_the_ptx_at_default_knobs);
     tcase_add_test(tc, copy_stands_the_baseline_in_at_other_knobs);
     tcase_add_test(tc, copy_refuses_a_missing_or_damaged_reference);
