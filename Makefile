@@ -14,12 +14,23 @@ BUILD := build
 LESSONS := $(filter lesson%,$(MAKECMDGOALS))
 LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 
-# Knobs the exercises declare; set any of them on the command line.
-KNOBS := BLOCKDIMX BLOCKS_PER_SM CH PADDING PDIST SMEM_PAD_KB TILE UNROLL
-KNOB_ARGS := $(foreach k,$(KNOBS),$(if $($(k)),--set $(k)=$($(k))))
+# Knobs: every variable set on make's command line that is not one of make's
+# own options below goes to the grader as --set NAME=VALUE. The grader knows
+# each lesson's knobs and refuses a name no graded lesson has (tile=32,
+# TILES=32, PDIST for lesson 3), so nothing is silently ignored and a new
+# lesson's knobs need no change here.
+MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR
+CMDLINE_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
+quote = '$(subst ','\'',$(1))'
+KNOB_ARGS := $(foreach v,$(sort $(filter-out $(MAKE_OPTIONS),$(CMDLINE_VARS))),\
+               --set $(call quote,$(v)=$($(v))))
 GRADE_ARGS := $(KNOB_ARGS) $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
-              $(if $(ONLY),--only $(ONLY)) $(if $(filter 1,$(NCU)),--ncu) \
-              $(if $(STUDENT_DIR),--student-dir $(STUDENT_DIR))
+              $(if $(ONLY),--only $(call quote,$(ONLY))) $(if $(filter 1,$(NCU)),--ncu) \
+              $(if $(STUDENT_DIR),--student-dir $(call quote,$(STUDENT_DIR)))
+# Your results, kept between runs for make progress (git ignores the file,
+# make clean keeps it). Only your own exercises/ are recorded.
+PROGRESS_FILE := .progress
+PROGRESS_ARGS := $(if $(STUDENT_DIR),,--progress $(PROGRESS_FILE))
 
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
@@ -32,8 +43,8 @@ GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER := $(BUILD)/grader
 NEED := sh grader/scripts/need-package.sh
 
-.PHONY: help all grader check check-solutions static list test test-cpu test-gpu \
-        slides measure sweep clean cuda-toolkit $(LESSONS)
+.PHONY: help all grader check check-solutions static list watch progress test test-cpu \
+        test-gpu slides measure sweep clean cuda-toolkit $(LESSONS)
 
 help:
 	@echo "The CUDA memory optimisation course"
@@ -46,6 +57,12 @@ help:
 	@echo "      NCU=1                  also show Nsight Compute counters (bank conflicts, stalls)"
 	@echo "      STUDENT_DIR=dir        grade the files under dir instead of exercises/"
 	@echo "      TILE=16, PDIST=8, ...  set an exercise's knob (make list shows them)"
+	@echo "      Without a GPU it compiles your files and runs every mechanism check"
+	@echo "      (CHECKED: all hold). Succeeds when all passed (without a GPU: all CHECKED);"
+	@echo "      fails with make's Error 1 when an exercise failed, Error 2 when a knob,"
+	@echo "      its value or an exercise name is wrong (then nothing is graded)"
+	@echo "  make watch lessonN        grade again whenever you save one of the lesson's files"
+	@echo "  make progress             the course map: what passed, what was tried, what is next"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
 	@echo "  make grade-class SUBMISSIONS=dir   grade a whole class (instructors; see grader/instructor.mk)"
 	@echo "  make release              the student copy, without solution sources"
@@ -73,31 +90,42 @@ grader: $(GRADER)
 $(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/main.o | cuda-toolkit
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
+# Made afresh: `ar r` alone keeps the objects of deleted sources.
 $(BUILD)/libgrader.a: $(GRADER_OBJ)
-	ar rcs $@ $^
+	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/obj/%.o: %.c grader/*.h grader/specs/*.h | cuda-toolkit
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The grader's status 3 (no GPU, everything that can be checked without one
+# holds) is not a failure: make check says so and exits 0.
 check: $(GRADER)
 ifeq ($(SANITIZE),1)
-	@command -v compute-sanitizer >/dev/null || [ -x $(CUDA_HOME)/bin/compute-sanitizer ] || \
-	  { echo "compute-sanitizer is not installed (it comes with the CUDA Toolkit)"; exit 1; }
-	PATH="$(CUDA_HOME)/bin:$$PATH" GRADER_LAUNCH_TIMEOUT=120 compute-sanitizer --tool memcheck \
+	@san=$$(sh grader/scripts/find-sanitizer.sh "$(CUDA_HOME)") || exit 1; \
+	echo "$$san --tool memcheck ..."; \
+	PATH="$(CUDA_HOME)/bin:$$PATH" GRADER_LAUNCH_TIMEOUT=120 "$$san" --tool memcheck \
 	  --print-limit 20 $(GRADER) check $(LESSON_ARGS) --correctness-only --timeout 600 $(GRADE_ARGS)
 else
-	@$(GRADER) check $(LESSON_ARGS) $(GRADE_ARGS)
+	@$(GRADER) check $(LESSON_ARGS) $(GRADE_ARGS) $(PROGRESS_ARGS); s=$$?; [ $$s -ne 3 ] || s=0; exit $$s
 endif
 
 check-solutions: full-course $(GRADER)
 	@$(GRADER) check $(LESSON_ARGS) --solutions --json $(BUILD)/report-solutions.json $(GRADE_ARGS)
 
+watch: $(GRADER)
+	@$(GRADER) watch $(LESSON_ARGS) $(GRADE_ARGS) $(PROGRESS_ARGS)
+
+progress: $(GRADER)
+	@$(GRADER) progress --progress $(PROGRESS_FILE)
+
 list: $(GRADER)
-	@$(GRADER) list $(LESSON_ARGS)
+	@$(GRADER) list $(LESSON_ARGS) $(if $(ONLY),--only $(call quote,$(ONLY))) \
+	  $(if $(STUDENT_DIR),--student-dir $(call quote,$(STUDENT_DIR)))
 
 static: $(GRADER)
-	@$(GRADER) static $(LESSON_ARGS) $(KNOB_ARGS)
+	@$(GRADER) static $(LESSON_ARGS) $(KNOB_ARGS) \
+	  $(if $(STUDENT_DIR),--student-dir $(call quote,$(STUDENT_DIR)))
 
 clean:
 	rm -rf $(BUILD) slides/*.html

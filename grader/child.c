@@ -1,13 +1,67 @@
-/* child.c: fork, watch, collect. */
+/* child.c: fork, watch, collect; and the child's one failure path. */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "child.h"
+
+result *g_result;
+
+void set_stage(const char *fmt, ...)
+{
+    if (!g_result)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(g_result->stage, sizeof g_result->stage, fmt, ap);
+    va_end(ap);
+}
+
+static void vsay(result *r, enum outcome o, const char *fmt, va_list ap)
+{
+    r->outcome = o;
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    /* A sentence gets its capital; a path it starts with stays as it is. */
+    size_t word = strcspn(r->message, " ");
+    if (r->message[0] >= 'a' && r->message[0] <= 'z' && !memchr(r->message, '/', word))
+        r->message[0] = (char)(r->message[0] - 'a' + 'A');
+}
+
+void result_say(result *r, enum outcome o, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(r, o, fmt, ap);
+    va_end(ap);
+}
+
+void child_fail(enum outcome o, const char *detail, const char *fmt, ...)
+{
+    static result alone;   /* no child: say it on stderr */
+    result *r = g_result ? g_result : &alone;
+    va_list ap;
+    va_start(ap, fmt);
+    vsay(r, o, fmt, ap);
+    va_end(ap);
+    if (detail) {
+        snprintf(r->detail, sizeof r->detail, "%s", detail);
+        size_t n = strlen(r->detail);
+        if (n == sizeof r->detail - 1)
+            snprintf(r->detail + n - 40, 40, "\n  ... (more in the log)\n");
+    }
+    if (!g_result)
+        fprintf(stderr, "grader: %s\n%s%s", r->message, detail ? detail : "",
+                detail ? "\n" : "");
+    fflush(NULL);
+    _exit(CHILD_FAILED);
+}
 
 static double now_s(void)
 {
@@ -57,6 +111,7 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
     }
     memset(r, 0, sizeof *r);
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         out->outcome = OUT_INTERNAL;
@@ -67,6 +122,11 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
     if (pid == 0) {
         /* Its own process group, so a timeout kills anything it started. */
         setpgid(0, 0);
+        /* Which also keeps it out of reach of the terminal's Ctrl-C: have it
+         * die with the parent instead (make watch, or make check stopped). */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
+            _exit(1);
         grade_exercise(ex, knobs, o, r);
         _exit(0);
     }

@@ -1,11 +1,7 @@
 /* cuda_check.c: turning CUDA errors into messages a student can act on. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 #include "cuda_check.h"
-
-result *g_result;
 
 const char *cuda_error_meaning(cudaError_t e)
 {
@@ -43,8 +39,8 @@ const char *cuda_error_meaning(cudaError_t e)
                "nvidia-smi lists it and that CUDA_VISIBLE_DEVICES does not hide it.";
     case cudaErrorInsufficientDriver:
         return "no NVIDIA driver is loaded, or it is older than this CUDA toolkit. "
-               "Check nvidia-smi; on a machine without a GPU the course can only "
-               "compile your kernels (make test still runs its CPU part).";
+               "Check nvidia-smi; on a machine without a GPU, make check compiles "
+               "your kernels and runs the checks that need no GPU.";
     case cudaErrorMemoryAllocation:
         return "the GPU ran out of memory; another program may be holding it "
                "(see nvidia-smi).";
@@ -80,28 +76,11 @@ enum outcome cuda_error_outcome(cudaError_t e)
     }
 }
 
-void set_stage(const char *fmt, ...)
-{
-    if (!g_result)
-        return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(g_result->stage, sizeof g_result->stage, fmt, ap);
-    va_end(ap);
-}
-
 void cuda_fail(cudaError_t e, const char *call, const char *file, int line)
 {
-    if (g_result) {
-        g_result->outcome = cuda_error_outcome(e);
-        snprintf(g_result->message, sizeof g_result->message,
-                 "While %s: %s (%s). This means %s", g_result->stage,
-                 cudaGetErrorName(e), cudaGetErrorString(e), cuda_error_meaning(e));
-        snprintf(g_result->detail, sizeof g_result->detail,
-                 "failing call: %s\n at %s:%d", call, file, line);
-    } else {
-        fprintf(stderr, "%s:%d: %s failed: %s: %s\n", file, line, call,
-                cudaGetErrorName(e), cuda_error_meaning(e));
-    }
-    _exit(2);
+    char detail[512];
+    snprintf(detail, sizeof detail, "failing call: %s\n at %s:%d", call, file, line);
+    child_fail(cuda_error_outcome(e), detail, "While %s: %s (%s). This means %s",
+               g_result && g_result->stage[0] ? g_result->stage : "starting",
+               cudaGetErrorName(e), cudaGetErrorString(e), cuda_error_meaning(e));
 }

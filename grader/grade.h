@@ -5,6 +5,8 @@
 
 #include "result.h"
 
+struct device_ops;
+
 typedef struct grade_opts {
     const char *root;            /* the course's top folder */
     const char *student_dir;     /* "exercises", or "solutions" to grade the references */
@@ -12,10 +14,12 @@ typedef struct grade_opts {
     double launch_timeout_s;     /* one launch longer than this is a hang */
     double time_budget_s;        /* timing rounds per exercise, roughly */
     int correctness_only;        /* no timing (e.g. under compute-sanitizer) */
+    const struct device_ops *device; /* NULL: the GPU, through CUDA (device.h) */
 } grade_opts;
 
-/* Grade `ex` with knob values `knobs` into `r`. Never returns on a CUDA
- * error: the child exits and the parent reads `r`. */
+/* Grade `ex` with knob values `knobs` into `r`. Runs in the child: returns
+ * with the verdict in `r`, or ends the child through child_fail (a wrong
+ * answer, a CUDA error, a hang) and the parent reads `r`. */
 void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, result *r);
 
 /* The path of one version's file: <root>/<dir>/<ex->file>, and its kernel's

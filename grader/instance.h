@@ -1,6 +1,5 @@
 /* instance.h: one problem instance, as built by an exercise's build(). The
- * host side only: gpu_buffers.c gives each kernel version its own device
- * copy. */
+ * host side only: buffers.c puts it on the device. */
 #ifndef GRADER_INSTANCE_H
 #define GRADER_INSTANCE_H
 

@@ -1,31 +1,53 @@
 /* main.c: the grader's command line.
  *
  *   grader check <lesson>... [options]   grade exercises (make check lessonN)
+ *   grader watch <lesson>... [options]   grade again on every save (make watch lessonN)
  *   grader static <lesson>...            compile every version with NVRTC and
- *                                        check the solutions' mechanisms: no GPU
+ *                                        check mechanisms: no GPU
  *   grader list                          every exercise, with its files
+ *   grader progress --progress FILE      the course map (make progress)
  *
  * A lesson is written lesson3, 3 or all. Each exercise is graded in its own
  * child process (child.c), so a crash or a hang costs one exercise, not the
- * run. The grader reads course files and writes only its JSON report. */
+ * run. Without a GPU, `check` still compiles each file and runs every
+ * mechanism check (nogpu.c). The grader reads course files and writes only
+ * its JSON report and, when asked to, the student's progress file.
+ *
+ * Exit status of check (make check maps 3 to 0, and README.md says so):
+ *   0  every graded exercise passed (demos and exercises this GPU is too
+ *      old for do not count)
+ *   1  an exercise failed; without a GPU: a compile error or a mechanism
+ *      check that does not hold
+ *   2  the command line was wrong (an unknown knob or exercise, a value out
+ *      of range): nothing was graded
+ *   3  no GPU, and everything that can be checked without one holds
+ *      (every exercise CHECKED): correctness and speed were not judged */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "child.h"
 #include "class.h"
 #include "compile.h"
+#include "knobs.h"
 #include "mechanism.h"
+#include "nogpu.h"
 #include "profile.h"
+#include "progress.h"
 #include "reference.h"
 #include "report.h"
 #include "static_check.h"
 #include "stats.h"
+#include "suggest.h"
+#include "watch.h"
 
 #define MAX_SELECTED 128
-#define MAX_SETS 8
 #define MAX_SWEEP 16
+
+enum exit_status { EXIT_PASSED = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CHECKED = 3 };
 
 typedef struct options {
     grade_opts g;
@@ -34,20 +56,22 @@ typedef struct options {
     const char *only;            /* one exercise name */
     const char *json;
     double timeout_s;
-    struct { char name[32]; int value; } sets[MAX_SETS];
-    int nsets;
+    knob_settings ks;
     char sweep_name[32];
     int sweep_values[MAX_SWEEP];
     int nsweep;
     int seed_given;
     int ncu;                     /* also show Nsight Compute counters */
+    int no_gpu;                  /* check without running, even on a GPU */
+    const char *progress;        /* the student's progress file, or NULL */
+    watch_opts watch;
     const char *self;            /* argv[0] */
 } options;
 
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: grader check|static|list [lesson...] [options]\n"
+        "usage: grader check|watch|static|list|progress [lesson...] [options]\n"
         "  lesson: lesson3, 3 or all\n"
         "options:\n"
         "  --root DIR          the course's top folder (default: .)\n"
@@ -55,13 +79,20 @@ static void usage(FILE *f)
         "  --student-dir DIR   grade the files under DIR instead of exercises/\n"
         "  --only NAME         only the exercise called NAME\n"
         "  --seed N            replay the inputs of an earlier run\n"
-        "  --set NAME=VALUE    set a knob (e.g. TILE=16, PDIST=8)\n"
+        "  --set NAME=VALUE    set a knob (e.g. TILE=16, PDIST=8); a name that is no knob\n"
+        "                      of the lessons graded is refused, with what was meant\n"
         "  --sweep NAME=a,b,.. grade at each value of a knob; print a TSV table\n"
         "  --json FILE         where to write the JSON report (default build/report.json)\n"
         "  --timeout S         seconds one exercise may take (default 120)\n"
         "  --correctness-only  check results, skip timing (used with compute-sanitizer)\n"
         "  --ncu               after grading, show Nsight Compute counters (bank conflicts,\n"
-        "                      DRAM throughput, stalls) for each exercise, where ncu works\n");
+        "                      DRAM throughput, stalls) for each exercise, where ncu works\n"
+        "  --no-gpu            check without running, as on a machine without a GPU:\n"
+        "                      compile, resources, occupancy, mechanism checks\n"
+        "  --progress FILE     record the results of grading exercises/ in FILE (make\n"
+        "                      check passes .progress); with `progress`, the file to show\n"
+        "exit status of check: 0 all passed, 1 something failed, 2 bad command line,\n"
+        "  3 no GPU and everything checkable holds (correctness and speed not judged)\n");
 }
 
 static int parse_lesson(const char *s)
@@ -96,6 +127,11 @@ static int parse_args(int argc, char **argv, options *o)
         else if (!strcmp(a, "--json")) { NEED_VALUE(); o->json = val; }
         else if (!strcmp(a, "--correctness-only")) o->g.correctness_only = 1;
         else if (!strcmp(a, "--ncu")) o->ncu = 1;
+        else if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
+        else if (!strcmp(a, "--progress")) { NEED_VALUE(); o->progress = val; }
+        /* For the tests: stop watching after N gradings; poll, not inotify. */
+        else if (!strcmp(a, "--watch-rounds")) { NEED_VALUE(); o->watch.rounds = atoi(val); }
+        else if (!strcmp(a, "--watch-poll")) o->watch.poll = 1;
         else if (!strcmp(a, "--seed")) {
             NEED_VALUE();
             o->g.seed = strtoull(val, NULL, 10);
@@ -104,29 +140,27 @@ static int parse_args(int argc, char **argv, options *o)
             NEED_VALUE();
             o->timeout_s = atof(val);
             if (o->timeout_s <= 0) { fprintf(stderr, "grader: --timeout needs seconds > 0\n"); return -1; }
-        } else if (!strcmp(a, "--set") || !strcmp(a, "--sweep")) {
+        } else if (!strcmp(a, "--set")) {
+            NEED_VALUE();
+            char err[256];
+            if (knob_settings_add(&o->ks, val, err, sizeof err) != 0) {
+                fprintf(stderr, "grader: %s\n", err);
+                return -1;
+            }
+        } else if (!strcmp(a, "--sweep")) {
             NEED_VALUE();
             const char *eq = strchr(val, '=');
             if (!eq || eq == val || eq - val >= 32) {
                 fprintf(stderr, "grader: %s takes NAME=VALUE, got '%s'\n", a, val);
                 return -1;
             }
-            if (!strcmp(a, "--set")) {
-                if (o->nsets == MAX_SETS) { fprintf(stderr, "grader: too many --set\n"); return -1; }
-                snprintf(o->sets[o->nsets].name, 32, "%.*s", (int)(eq - val), val);
+            snprintf(o->sweep_name, 32, "%.*s", (int)(eq - val), val);
+            const char *p = eq + 1;
+            while (*p && o->nsweep < MAX_SWEEP) {
                 char *end;
-                o->sets[o->nsets].value = (int)strtol(eq + 1, &end, 10);
-                if (*end || end == eq + 1) { fprintf(stderr, "grader: '%s' is not a whole number\n", eq + 1); return -1; }
-                o->nsets++;
-            } else {
-                snprintf(o->sweep_name, 32, "%.*s", (int)(eq - val), val);
-                const char *p = eq + 1;
-                while (*p && o->nsweep < MAX_SWEEP) {
-                    char *end;
-                    o->sweep_values[o->nsweep++] = (int)strtol(p, &end, 10);
-                    if (end == p) { fprintf(stderr, "grader: bad --sweep list '%s'\n", eq + 1); return -1; }
-                    p = *end == ',' ? end + 1 : end;
-                }
+                o->sweep_values[o->nsweep++] = (int)strtol(p, &end, 10);
+                if (end == p) { fprintf(stderr, "grader: bad --sweep list '%s'\n", eq + 1); return -1; }
+                p = *end == ',' ? end + 1 : end;
             }
         } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
@@ -156,31 +190,7 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
-/* Knob values for ex: defaults, then --set. An unknown name is fine (it may
- * belong to another lesson); a value out of range is an error. */
-static int knob_values(const exercise *ex, const options *o, int *knobs, char *err, size_t len)
-{
-    for (int k = 0; k < MAX_KNOBS; k++) {
-        const knob *kn = &ex->knobs[k];
-        knobs[k] = 0;
-        if (!kn->name)
-            break;
-        knobs[k] = kn->def;
-        for (int s = 0; s < o->nsets; s++)
-            if (!strcmp(o->sets[s].name, kn->name))
-                knobs[k] = o->sets[s].value;
-        int v = knobs[k];
-        if (v < kn->min || v > kn->max || (kn->power_of_two && (v & (v - 1)))) {
-            snprintf(err, len, "%s=%d is not allowed for lesson%d/%s: %s must be %s from %d "
-                     "to %d (%s)", kn->name, v, ex->lesson, ex->name, kn->name,
-                     kn->power_of_two ? "a power of two" : "a whole number", kn->min,
-                     kn->max, kn->what);
-            return -1;
-        }
-    }
-    return 0;
-}
-
+/* The selected lessons' exercises (only o->only's, when given). */
 static int select_exercises(const options *o, const exercise **sel)
 {
     int n = 0;
@@ -194,14 +204,75 @@ static int select_exercises(const options *o, const exercise **sel)
     return n;
 }
 
+/* ONLY=matmull: say which exercises the lessons have, and the near one. */
+static void no_such_exercise(const options *o)
+{
+    const char *names[MAX_SELECTED + 1];
+    int n = 0, lessons = 0, last = -1;
+    for (int l = 0; l < N_LESSONS; l++)
+        if (o->lessons[l]) {
+            lessons++;
+            last = l;
+            for (const exercise *const *e = lesson_exercises[l]; *e && n < MAX_SELECTED; e++)
+                names[n++] = (*e)->name;
+        }
+    names[n] = NULL;
+    if (lessons == 1)
+        fprintf(stderr, "grader: lesson%d has no exercise '%s'; its exercises are:", last,
+                o->only);
+    else
+        fprintf(stderr, "grader: no lesson graded here has an exercise '%s'; theirs are:",
+                o->only);
+    for (int i = 0; i < n; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", names[i]);
+    const char *near = closest_name(o->only, names);
+    fprintf(stderr, ".%s%s%s\n", near ? " Did you mean ONLY=" : "", near ? near : "",
+            near ? "?" : "");
+}
+
+/* The selection, with its knob settings checked before anything runs.
+ * Returns how many, or -1 after saying what is wrong. */
+static int select_checked(const options *o, const exercise **sel)
+{
+    int n = select_exercises(o, sel);
+    if (n == 0) {
+        if (o->only)
+            no_such_exercise(o);
+        else
+            fprintf(stderr, "grader: no exercise selected\n");
+        return -1;
+    }
+    char err[2048];
+    if (knob_settings_check(&o->ks, sel, n, err, sizeof err) != 0) {
+        fprintf(stderr, "grader: %s\n", err);
+        return -1;
+    }
+    return n;
+}
+
+/* How the graded folder is named to the student: "your exercises" for
+ * exercises/, else the folder as given. */
+static const char *mode_name(const options *o)
+{
+    return !strcmp(o->g.student_dir, "exercises") ? "your exercises" : o->g.student_dir;
+}
+
 static int cmd_list(const options *o)
 {
     const exercise *sel[MAX_SELECTED];
     int n = select_exercises(o, sel);
+    if (n == 0 && o->only) {
+        no_such_exercise(o);
+        return EXIT_USAGE;
+    }
     for (int i = 0; i < n; i++) {
         const exercise *ex = sel[i];
         printf("lesson%d/%-20s %s\n", ex->lesson, ex->name, ex->title);
-        printf("    edit:     %s/%s\n", ex->demo ? "grader/demos" : "exercises", ex->file);
+        if (ex->demo)
+            printf("    demo:     grader/demos/%s (shown for what it teaches; not graded, "
+                   "nothing to edit)\n", ex->file);
+        else
+            printf("    edit:     %s/%s\n", o->g.student_dir, ex->file);
         printf("    lesson:   %s\n", ex->explained_in ? ex->explained_in : "-");
         for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
             printf("    knob:     %s=%d (%d..%d) %s\n", ex->knobs[k].name, ex->knobs[k].def,
@@ -210,29 +281,61 @@ static int cmd_list(const options *o)
     return 0;
 }
 
+/* "14 regs, 0 B local, 48.0 KB smem, 25% occupancy" */
+static void resources_text(const resources *r, char *buf, size_t len)
+{
+    char smem[16], local[16];
+    human_bytes(smem, sizeof smem, r->smem_static + r->smem_dynamic);
+    human_bytes(local, sizeof local, r->stack_bytes + r->spill_stores);
+    int at = snprintf(buf, len, "%d regs, %s local, %s smem", r->regs, local, smem);
+    if (r->occupancy_pct >= 0 && at > 0 && (size_t)at < len)
+        snprintf(buf + at, len - (size_t)at, ", %d%% occupancy", r->occupancy_pct);
+}
+
+/* static: the course's own files must compile and the solutions hold their
+ * mechanisms (that decides the exit status); the graded folder's files are
+ * shown with the verdict they get without a GPU, labelled as whose they are. */
 static int cmd_static(const options *o)
 {
     const exercise *sel[MAX_SELECTED];
-    int n = select_exercises(o, sel), bad = 0;
+    int n = select_checked(o, sel), bad = 0, theirs_failed = 0;
+    if (n < 0)
+        return EXIT_USAGE;
     int color = want_color(stdout);
+    const char *whose = !strcmp(o->g.student_dir, "exercises") ? "yours"
+                      : !strcmp(o->g.student_dir, "solutions") ? "solutions"
+                      : o->g.student_dir;
     for (int i = 0; i < n; i++) {
         const exercise *ex = sel[i];
         int knobs[MAX_KNOBS];
-        char msg[8192];
-        if (knob_values(ex, o, knobs, msg, sizeof msg) != 0) {
-            fprintf(stderr, "grader: %s\n", msg);
-            return 2;
-        }
+        char msg[8192], res_text[128];
+        knob_values_for(ex, &o->ks, knobs);
         /* The calibration GPU, and the oldest generation the exercise allows. */
-        int ccs[2] = {90, ex->min_cc > 75 ? ex->min_cc : 75};
+        int ccs[2] = {NO_GPU_CC, ex->min_cc > 75 ? ex->min_cc : 75};
         for (int c = 0; c < 2; c++) {
             resources res = {0};
             int r = static_check_exercise(ex, knobs, &o->g, ccs[c], msg, sizeof msg, &res);
             printf("%s%-5s%s lesson%d/%-24s sm_%d", color ? (r ? "\033[31m" : "\033[32m") : "",
                    r ? "FAIL" : "ok", color ? "\033[0m" : "", ex->lesson, ex->name, ccs[c]);
-            if (res.known)
-                printf("  stub: %d regs, %d B stack, %d B smem", res.regs, res.stack_bytes,
-                       res.smem_static);
+            const char *label = ex->demo ? "demo" : whose;
+            if (c == 0) {
+                result v;
+                check_without_gpu(ex, knobs, &o->g, &v);
+                resources_text(&v.res[V_STUDENT], res_text, sizeof res_text);
+                printf("  %s: %s", label, outcome_word(v.outcome));
+                if (v.res[V_STUDENT].known)
+                    printf(" (%s)", res_text);
+                int f = -1;
+                for (int k = 0; k < MAX_CHECKS && f < 0; k++)
+                    f = v.checks[k].state == CS_FAILS ? k : -1;
+                if (f >= 0)
+                    printf("\n      %s", v.checks[f].what);
+                theirs_failed += !ex->demo && v.outcome != OUT_CHECKED;
+            } else if (res.known) {
+                res.occupancy_pct = -1;
+                resources_text(&res, res_text, sizeof res_text);
+                printf("  %s: %s", label, res_text);
+            }
             printf("\n");
             if (r) {
                 printf("%s", msg);
@@ -240,7 +343,12 @@ static int cmd_static(const options *o)
             }
         }
     }
-    printf("%d passed, %d failed\n", 2 * n - bad, bad);
+    printf("%d passed, %d failed (the course's files: every version compiles, every solution "
+           "holds its mechanisms)\n", 2 * n - bad, bad);
+    if (theirs_failed)
+        printf("%d of %s files not CHECKED without a GPU (shown, not counted: an untouched "
+               "stub is expected to fail its mechanism checks)\n", theirs_failed,
+               !strcmp(whose, "yours") ? "your" : whose);
     return bad ? 1 : 0;
 }
 
@@ -257,14 +365,21 @@ static unsigned long long fresh_seed(void)
     return s % 1000000000ull + 1;
 }
 
+/* " --set A=1 --set B=2": the knob settings, for a grader run under ncu. */
+static void settings_args(const knob_settings *ks, char *buf, size_t len)
+{
+    buf[0] = 0;
+    for (int s = 0; s < ks->n; s++)
+        snprintf(buf + strlen(buf), len - strlen(buf), " --set %s=%s", ks->set[s].name,
+                 ks->set[s].value);
+}
+
 /* Nsight Compute for every graded exercise, before the report is printed,
  * since an exercise may require its bank conflicts to be gone. */
 static void profile_all(const options *o, const exercise **sel, graded *g, int n, char **text)
 {
-    char sets[512] = "";
-    for (int s = 0; s < o->nsets; s++)
-        snprintf(sets + strlen(sets), sizeof sets - strlen(sets), " --set %s=%d",
-                 o->sets[s].name, o->sets[s].value);
+    char sets[512];
+    settings_args(&o->ks, sets, sizeof sets);
     options_for_profile p = {o->self, o->g.root, o->g.student_dir, sets};
     for (int i = 0; i < n; i++) {
         size_t len;
@@ -295,34 +410,30 @@ static void profile_all(const options *o, const exercise **sel, graded *g, int n
     }
 }
 
-/* With no GPU the grade cannot run, but the student still learns whether the
- * file compiles and has the mechanisms the exercise asks for. */
-static void compile_without_gpu(const exercise *ex, const int *knobs, const grade_opts *g,
-                                const result *why, result *r)
+/* Grade sel[0..n) into g; with no GPU (or --no-gpu), check each without
+ * one. Returns 1 when nothing could run, with *why the probe's result. */
+static int grade_all(options *o, const exercise **sel, int n, graded *g, result *why)
 {
-    *r = *why;
-    r->detail[0] = 0;
-    r->failed_check[0] = 0;
-    char path[1024];
-    variant_path(ex, V_STUDENT, g, path, sizeof path);
-    compiled c;
-    compile_file(path, ex, ex->kernel, knobs, 90, &c);
-    c.res.occupancy_pct = -1;   /* needs the GPU's occupancy API */
-    r->res[V_STUDENT] = c.res;
-    r->res[V_STUDENT].occupancy_pct = -1;
-    if (!c.ok) {
-        r->outcome = c.missing ? OUT_MISSING : OUT_COMPILE_ERROR;
-        snprintf(r->message, sizeof r->message, "%s", c.error);
-        snprintf(r->detail, sizeof r->detail, "%s", c.log ? c.log : "");
-    } else {
-        char what[512];
-        int f = first_failed_check(ex, &c, &c.res, knobs, what, sizeof what);
-        snprintf(r->message, sizeof r->message, "No GPU, so not graded; your file compiles "
-                 "for sm_90%s%s.", f >= 0 ? ", but " : "", f >= 0 ? what : "");
-        if (f >= 0)
-            snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[f].why);
+    int no_gpu = o->no_gpu;
+    memset(why, 0, sizeof *why);
+    if (no_gpu)
+        snprintf(why->message, sizeof why->message, "(--no-gpu: checked without running, "
+                 "whatever GPU this machine has.)");
+    for (int i = 0; i < n; i++) {
+        int knobs[MAX_KNOBS];
+        g[i].ex = sel[i];
+        knob_values_for(sel[i], &o->ks, knobs);
+        if (!no_gpu) {
+            fprintf(stderr, "grading lesson%d/%s ...\n", sel[i]->lesson, sel[i]->name);
+            grade_in_child(sel[i], knobs, &o->g, o->timeout_s, &g[i].r);
+            if (g[i].r.outcome != OUT_NO_GPU)
+                continue;
+            no_gpu = 1;
+            *why = g[i].r;
+        }
+        check_without_gpu(sel[i], knobs, &o->g, &g[i].r);
     }
-    compiled_free(&c);
+    return no_gpu;
 }
 
 /* `grader class` grades each exercise as `check` does (class.c). */
@@ -330,80 +441,189 @@ static void grade_as_check(const exercise *ex, const int *knobs, const grade_opt
                            double timeout_s, result *r)
 {
     grade_in_child(ex, knobs, g, timeout_s, r);
-    if (r->outcome == OUT_NO_GPU) {
-        static result why;
-        why = *r;
-        compile_without_gpu(ex, knobs, g, &why, r);
-    }
+    if (r->outcome == OUT_NO_GPU)
+        check_without_gpu(ex, knobs, g, r);
 }
 
-static int cmd_check(options *o)
+/* Is the graded folder the course's exercises/, the student's own work? */
+static int grading_own_exercises(const options *o)
 {
-    const exercise *sel[MAX_SELECTED];
-    int n = select_exercises(o, sel);
-    if (n == 0) {
-        fprintf(stderr, "grader: no exercise matches%s%s\n", o->only ? " --only " : "",
-                o->only ? o->only : "");
-        return 2;
+    char a[PATH_MAX + 64], b[PATH_MAX + 64], ra[PATH_MAX], rb[PATH_MAX];
+    if (o->g.student_dir[0] == '/')
+        snprintf(a, sizeof a, "%s", o->g.student_dir);
+    else
+        snprintf(a, sizeof a, "%s/%s", o->g.root, o->g.student_dir);
+    snprintf(b, sizeof b, "%s/exercises", o->g.root);
+    return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/* Fold this run into the progress file, when it is the student's own work
+ * graded normally, and say how far along the course they are. */
+static void record_progress(const options *o, const graded *g, int n)
+{
+    if (!o->progress)
+        return;
+    if (!grading_own_exercises(o) || o->g.correctness_only) {
+        printf("Progress not recorded: %s.\n", o->g.correctness_only ? "a correctness-only "
+               "run (SANITIZE) says nothing about speed" : "these are not your exercises/");
+        return;
     }
+    progress p;
+    if (progress_load(o->progress, &p) != 0) {
+        fprintf(stderr, "grader: could not read %s (%s); progress not recorded\n", o->progress,
+                strerror(errno));
+        return;
+    }
+    progress_update(&p, g, n, time(NULL));
+    if (progress_save(o->progress, &p) != 0)
+        fprintf(stderr, "grader: could not save progress to %s: %s\n", o->progress,
+                strerror(errno));
+    else
+        progress_line(stdout, &p);
+    progress_free(&p);
+}
+
+/* Grade and report sel[0..n); returns the exit status (see the top). */
+static int check_selection(options *o, const exercise **sel, int n)
+{
+    static graded g[MAX_SELECTED];
+    static result why;
     if (!o->seed_given)
         o->g.seed = fresh_seed();
-    static graded g[MAX_SELECTED];
-    static result no_gpu_why;
-    int no_gpu = 0;
-    for (int i = 0; i < n; i++) {
-        int knobs[MAX_KNOBS];
-        char err[512];
-        g[i].ex = sel[i];
-        if (knob_values(sel[i], o, knobs, err, sizeof err) != 0) {
-            fprintf(stderr, "grader: %s\n", err);
-            return 2;
-        }
-        if (no_gpu) {
-            compile_without_gpu(sel[i], knobs, &o->g, &no_gpu_why, &g[i].r);
-            continue;
-        }
-        fprintf(stderr, "grading lesson%d/%s ...\n", sel[i]->lesson, sel[i]->name);
-        grade_in_child(sel[i], knobs, &o->g, o->timeout_s, &g[i].r);
-        if (g[i].r.outcome == OUT_NO_GPU) {
-            no_gpu = i + 1;
-            no_gpu_why = g[i].r;
-            compile_without_gpu(sel[i], knobs, &o->g, &no_gpu_why, &g[i].r);
-        }
-    }
+    int no_gpu = grade_all(o, sel, n, g, &why);
     static char *ncu_text[MAX_SELECTED];
     if (o->ncu && !no_gpu)
         profile_all(o, sel, g, n, ncu_text);
-    const char *mode = !strcmp(o->g.student_dir, "exercises") ? "your exercises"
-                       : o->g.student_dir;
     int color = want_color(stdout);
-    fprintf(stderr, "\n");
+    if (!o->no_gpu)
+        fprintf(stderr, "\n");   /* after the "grading ..." lines */
     if (no_gpu)
-        printf("No GPU could be used, so nothing was run or timed; only compiled.\n%s\n\n",
-               no_gpu_why.message);
-    print_run_header(stdout, g, n, mode);
+        print_no_gpu_header(stdout, why.message, mode_name(o));
+    else
+        print_run_header(stdout, g, n, mode_name(o));
     print_table(stdout, g, n, color);
     print_explanations(stdout, g, n, color, o->g.root);
     for (int i = 0; i < n; i++)
         if (ncu_text[i]) {
             printf("lesson%d/%s:\n%s", sel[i]->lesson, sel[i]->name, ncu_text[i]);
             free(ncu_text[i]);
+            ncu_text[i] = NULL;
         }
     if (o->json && *o->json) {
-        if (write_json_report(o->json, g, n, mode) != 0)
+        if (write_json_report(o->json, g, n, mode_name(o)) != 0)
             fprintf(stderr, "grader: could not write the report %s: %s\n", o->json,
                     strerror(errno));
         else
             printf("Report for tools: %s\n", o->json);
     }
     print_summary(stdout, g, n, color);
-    if (no_gpu)
-        return 3;
+    record_progress(o, g, n);
+    int failed = 0;
     for (int i = 0; i < n; i++)
-        if (!sel[i]->demo && !outcome_is_pass(g[i].r.outcome) &&
-            g[i].r.outcome != OUT_UNSUPPORTED)
-            return 1;
-    return 0;
+        failed |= !sel[i]->demo && !outcome_is_pass(g[i].r.outcome) &&
+                  g[i].r.outcome != OUT_UNSUPPORTED && g[i].r.outcome != OUT_CHECKED;
+    return failed ? EXIT_FAILED : no_gpu ? EXIT_CHECKED : EXIT_PASSED;
+}
+
+static int cmd_check(options *o)
+{
+    const exercise *sel[MAX_SELECTED];
+    int n = select_checked(o, sel);
+    return n < 0 ? EXIT_USAGE : check_selection(o, sel, n);
+}
+
+/* ---- watch ------------------------------------------------------------- */
+
+typedef struct watch_ctx {
+    options *o;
+    const exercise **sel;      /* graded on the first round */
+    int n;
+    const exercise **watched;  /* one per watched file */
+    char (*paths)[1024];
+    int nwatched;
+    int round;
+} watch_ctx;
+
+static void watch_round(void *arg, const int *changed)
+{
+    watch_ctx *w = arg;
+    const exercise *now[MAX_SELECTED];
+    int m = 0;
+    if (w->round++ == 0) {
+        memcpy(now, w->sel, (size_t)w->n * sizeof *now);
+        m = w->n;
+    } else {
+        for (int i = 0; i < w->nwatched; i++)
+            if (changed[i])
+                now[m++] = w->watched[i];
+    }
+    if (isatty(fileno(stdout)))
+        printf("\033[H\033[2J\033[3J");
+    time_t t = time(NULL);
+    char when[16];
+    strftime(when, sizeof when, "%H:%M:%S", localtime(&t));
+    printf("make watch, %s: grading ", when);
+    for (int i = 0; i < m; i++)
+        printf("%slesson%d/%s", i ? ", " : "", now[i]->lesson, now[i]->name);
+    printf("%s\n\n", w->round == 1 ? "" : " (saved)");
+    fflush(stdout);
+    check_selection(w->o, now, m);
+    char line[4096];
+    int at = snprintf(line, sizeof line, "Watching %d file%s (", w->nwatched,
+                      w->nwatched == 1 ? "" : "s");
+    for (int i = 0; i < w->nwatched && i < 3 && at < (int)sizeof line; i++)
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s%s", i ? ", " : "", w->paths[i]);
+    if (at < (int)sizeof line)
+        snprintf(line + at, sizeof line - (size_t)at, "%s). Save one to grade it again; "
+                 "Ctrl-C stops.", w->nwatched > 3 ? ", ..." : "");
+    printf("\n");
+    print_paragraph(stdout, line, "");
+}
+
+static int cmd_watch(options *o)
+{
+    static const exercise *sel[MAX_SELECTED], *watched[MAX_SELECTED];
+    static char paths[MAX_SELECTED][1024];
+    int n = select_checked(o, sel), nw = 0;
+    if (n < 0)
+        return EXIT_USAGE;
+    /* The student's files only: demos are the course's, and never change. */
+    for (int i = 0; i < n && nw < 64; i++)
+        if (!sel[i]->demo) {
+            watched[nw] = sel[i];
+            variant_path(sel[i], V_STUDENT, &o->g, paths[nw], sizeof paths[nw]);
+            nw++;
+        }
+    const char *list[64];
+    for (int i = 0; i < nw; i++)
+        list[i] = paths[i];
+    watch_ctx w = {.o = o, .sel = sel, .n = n, .watched = watched, .paths = paths,
+                   .nwatched = nw};
+    if (watch_files(list, nw, &o->watch, watch_round, &w) != 0) {
+        fprintf(stderr, "grader: nothing to watch: no exercise file among those selected "
+                "(at most 64)\n");
+        return EXIT_USAGE;
+    }
+    return EXIT_PASSED;
+}
+
+static int cmd_progress(const options *o)
+{
+    if (!o->progress) {
+        fprintf(stderr, "grader: progress needs --progress FILE (make progress passes it)\n");
+        return EXIT_USAGE;
+    }
+    progress p;
+    if (progress_load(o->progress, &p) != 0) {
+        fprintf(stderr, "grader: could not read %s: %s\n", o->progress, strerror(errno));
+        return EXIT_FAILED;
+    }
+    progress_print(stdout, &p, o->g.student_dir, want_color(stdout), report_width(stdout));
+    if (p.n == 0)
+        printf("\nNothing recorded in %s yet: every make check of your exercises adds to "
+               "it.\n", o->progress);
+    progress_free(&p);
+    return EXIT_PASSED;
 }
 
 /* Grade at each value of one knob and print speedups as a TSV table, for
@@ -421,17 +641,25 @@ static int cmd_sweep(options *o)
     printf("# %s sweep, seed %llu\n# date: %s\n", o->sweep_name, o->g.seed, date);
     printf("%s\texercise\toutcome\tspeedup\tsolution_speedup\tbaseline_ms\tkernel_ms\tsolution_ms\tgpu\n",
            o->sweep_name);
-    int base_sets = o->nsets;
+    char err[2048];
+    if (knob_settings_check(&o->ks, sel, n, err, sizeof err) != 0) {
+        fprintf(stderr, "grader: %s\n", err);
+        return EXIT_USAGE;
+    }
+    knob_settings base = o->ks;
     for (int s = 0; s < o->nsweep; s++) {
-        o->nsets = base_sets;
-        snprintf(o->sets[o->nsets].name, 32, "%s", o->sweep_name);
-        o->sets[o->nsets++].value = o->sweep_values[s];
+        char set[64];
+        o->ks = base;
+        snprintf(set, sizeof set, "%s=%d", o->sweep_name, o->sweep_values[s]);
+        if (knob_settings_add(&o->ks, set, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err);
+            return EXIT_USAGE;
+        }
         for (int i = 0; i < n; i++) {
             int knobs[MAX_KNOBS], has = 0;
-            char err[512];
             for (int k = 0; k < MAX_KNOBS && sel[i]->knobs[k].name; k++)
                 has |= !strcmp(sel[i]->knobs[k].name, o->sweep_name);
-            if (!has || knob_values(sel[i], o, knobs, err, sizeof err) != 0)
+            if (!has || knob_values_checked(sel[i], &o->ks, knobs, err, sizeof err) != 0)
                 continue;
             result r;
             fprintf(stderr, "sweep %s=%d lesson%d/%s ...\n", o->sweep_name, o->sweep_values[s],
@@ -456,7 +684,7 @@ int main(int argc, char **argv)
         return references_main(argc - 1, argv + 1);
     options o;
     if (parse_args(argc, argv, &o) != 0)
-        return 2;
+        return EXIT_USAGE;
     const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
     if (t && atof(t) > 0)
         o.g.launch_timeout_s = atof(t);
@@ -465,20 +693,24 @@ int main(int argc, char **argv)
         /* Internal: what ncu watches (see profile.c). */
         const exercise *sel[MAX_SELECTED];
         int knobs[MAX_KNOBS];
-        char err[512];
-        if (select_exercises(&o, sel) != 1 || knob_values(sel[0], &o, knobs, err, sizeof err)) {
+        if (select_checked(&o, sel) != 1) {
             fprintf(stderr, "grader: profile-one needs exactly one exercise\n");
-            return 2;
+            return EXIT_USAGE;
         }
+        knob_values_for(sel[0], &o.ks, knobs);
         profile_launch_once(sel[0], knobs, &o.g);
     }
     if (!strcmp(o.cmd, "list"))
         return cmd_list(&o);
     if (!strcmp(o.cmd, "static"))
         return cmd_static(&o);
+    if (!strcmp(o.cmd, "progress"))
+        return cmd_progress(&o);
+    if (!strcmp(o.cmd, "watch"))
+        return cmd_watch(&o);
     if (!strcmp(o.cmd, "check"))
         return o.nsweep ? cmd_sweep(&o) : cmd_check(&o);
     fprintf(stderr, "grader: unknown command '%s'\n", o.cmd);
     usage(stderr);
-    return 2;
+    return EXIT_USAGE;
 }

@@ -3,54 +3,95 @@
 #include <string.h>
 #include "mechanism.h"
 
-static int check_holds(const mech_check *m, const compiled *c, const resources *res,
-                       const int *knobs, char *what, size_t len)
+/* Judge one check; `what` says what was found, whichever way it went. */
+static enum check_state judge_check(const mech_check *m, const compiled *c,
+                                    const resources *res, const int *knobs, char *what,
+                                    size_t len)
 {
     long want = m->expect ? m->expect(knobs) : m->value;
     switch (m->kind) {
     case CHECK_PTX_HAS:
+        if (c->ptx && strstr(c->ptx, m->text)) {
+            snprintf(what, len, "the PTX has '%s'", m->text);
+            return CS_HOLDS;
+        }
         snprintf(what, len, "the PTX has no '%s' instruction", m->text);
-        return c->ptx && strstr(c->ptx, m->text) != NULL;
+        return CS_FAILS;
     case CHECK_PTX_LACKS:
+        if (!c->ptx || !strstr(c->ptx, m->text)) {
+            snprintf(what, len, "the PTX has no '%s'", m->text);
+            return CS_HOLDS;
+        }
         snprintf(what, len, "the PTX contains '%s'", m->text);
-        return !c->ptx || strstr(c->ptx, m->text) == NULL;
+        return CS_FAILS;
     case CHECK_MAX_LOCAL_BYTES: {
         long local = res->stack_bytes + res->spill_stores;
+        if (!res->known)
+            break;
+        if (local <= want) {
+            snprintf(what, len, "the kernel uses %ld bytes of local memory per thread; at "
+                     "most %ld allowed", local, want);
+            return CS_HOLDS;
+        }
         snprintf(what, len,
-                 "the kernel uses %d bytes of local memory per thread "
+                 "the kernel uses %ld bytes of local memory per thread "
                  "(stack frame %d, spill stores %d); at most %ld allowed",
-                 res->stack_bytes + res->spill_stores, res->stack_bytes,
-                 res->spill_stores, want);
-        return !res->known || local <= want;
+                 local, res->stack_bytes, res->spill_stores, want);
+        return CS_FAILS;
     }
     case CHECK_SMEM_BYTES: {
         long smem = (long)res->smem_static + res->smem_dynamic;
-        snprintf(what, len,
-                 "the kernel uses %ld bytes of shared memory per block; "
-                 "this exercise asks for exactly %ld", smem, want);
-        return !res->known || smem == want;
+        if (!res->known)
+            break;
+        snprintf(what, len, smem == want ? "the kernel uses %ld bytes of shared memory per "
+                 "block, as this exercise asks (%ld)" : "the kernel uses %ld bytes of shared "
+                 "memory per block; this exercise asks for exactly %ld", smem, want);
+        return smem == want ? CS_HOLDS : CS_FAILS;
     }
     case CHECK_MAX_REGS:
+        if (!res->known)
+            break;
         snprintf(what, len, "the kernel uses %d registers per thread; at most %ld allowed",
                  res->regs, want);
-        return !res->known || res->regs <= want;
+        return res->regs <= want ? CS_HOLDS : CS_FAILS;
     case CHECK_MIN_OCCUPANCY:
-        snprintf(what, len, "theoretical occupancy is %d%%; this exercise asks for at least %ld%%",
-                 res->occupancy_pct, want);
-        return res->occupancy_pct < 0 || res->occupancy_pct >= want;
+        if (res->occupancy_pct < 0) {
+            snprintf(what, len, "theoretical occupancy is not known, so at least %ld%% "
+                     "could not be checked", want);
+            return CS_UNKNOWN;
+        }
+        snprintf(what, len, "theoretical occupancy is %d%%; this exercise asks for at least "
+                 "%ld%%", res->occupancy_pct, want);
+        return res->occupancy_pct >= want ? CS_HOLDS : CS_FAILS;
     case CHECK_NONE:
-        break;
+        return CS_NOT_EVALUATED;
     }
-    return 1;
+    /* Resources unknown: the GPU is newer than this NVRTC, so only PTX was
+     * built and ptxas never reported. */
+    snprintf(what, len, "not checked: the compiler gave no resource report for this GPU");
+    return CS_UNKNOWN;
+}
+
+int evaluate_checks(const exercise *ex, const compiled *c, const resources *res,
+                    const int *knobs, check_result out[MAX_CHECKS])
+{
+    int first = -1;
+    memset(out, 0, MAX_CHECKS * sizeof *out);
+    for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++) {
+        out[i].state = judge_check(&ex->checks[i], c, res, knobs, out[i].what,
+                                   sizeof out[i].what);
+        if (out[i].state == CS_FAILS && first < 0)
+            first = i;
+    }
+    return first;
 }
 
 int first_failed_check(const exercise *ex, const compiled *c, const resources *res,
                        const int *knobs, char *what, size_t len)
 {
-    for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
-        if (!check_holds(&ex->checks[i], c, res, knobs, what, len))
-            return i;
+    check_result all[MAX_CHECKS];
+    int f = evaluate_checks(ex, c, res, knobs, all);
     if (len)
-        what[0] = 0;
-    return -1;
+        snprintf(what, len, "%s", f >= 0 ? all[f].what : "");
+    return f;
 }

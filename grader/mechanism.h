@@ -14,4 +14,12 @@
 int first_failed_check(const exercise *ex, const compiled *c, const resources *res,
                        const int *knobs, char *what, size_t len);
 
+/* Every mechanism check of `ex` at once, for the report: out[i] says
+ * whether check i holds, fails or cannot be judged, and what was found, in
+ * the words first_failed_check uses for a failure; entries past the last
+ * check are CS_NOT_EVALUATED. Returns the index of the first failing check,
+ * or -1. */
+int evaluate_checks(const exercise *ex, const compiled *c, const resources *res,
+                    const int *knobs, check_result out[MAX_CHECKS]);
+
 #endif

@@ -12,8 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "buffers.h"
 #include "cuda_check.h"
-#include "gpu.h"
+#include "device.h"
 #include "profile.h"
 
 static const struct {
@@ -32,40 +33,42 @@ static const struct {
 
 void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts *o)
 {
-    static result r;
-    g_result = &r;
+    /* No child result here: a failure goes to stderr (child_fail). */
+    g_result = NULL;
+    const device_ops *D = &device_cuda;
     device_facts dev;
-    CUDA_CHECK(gpu_probe(&dev));
+    char log[8192];
+    if (D->probe(&dev, log, sizeof log))
+        child_fail(OUT_NO_GPU, NULL, "No usable GPU: %s", log);
     compiled c[N_VARIANTS];
     kernel k[N_VARIANTS];
     for (int v = 0; v < N_VARIANTS; v++) {
         char path[1024];
         variant_path(ex, v, o, path, sizeof path);
-        compile_file(path, ex, variant_kernel(ex, v), knobs, dev.cc, &c[v]);
-        if (!c[v].ok) {
-            fprintf(stderr, "%s: %s\n", path, c[v].error);
-            exit(1);
-        }
-        gpu_load(&c[v], variant_kernel(ex, v), &k[v]);
+        D->compile(path, ex, variant_kernel(ex, v), knobs, dev.cc, &c[v]);
+        if (!c[v].ok)
+            child_fail(OUT_COMPILE_ERROR, c[v].log, "%s: %s", path, c[v].error);
+        if (D->load(&c[v], variant_kernel(ex, v), &k[v], log, sizeof log))
+            child_fail(OUT_CRASH, log, "%s: cannot be loaded", path);
     }
     instance I;
-    if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0) {
-        fprintf(stderr, "spec: %s\n", I.error);
-        exit(1);
-    }
+    if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0)
+        child_fail(OUT_INTERNAL, NULL, "spec: %s", I.error);
     /* Baseline, student, solution: ncu numbers its results in this order. */
     for (int v = 0; v < N_VARIANTS; v++) {
-        dev_buffers d;
-        dev_buffers_upload(&d, &I);
-        dev_buffers_poison(&d, &I);
-        gpu_flush_l2(&dev);
+        dev_set d;
+        void *argp[MAX_ARGS];
+        dev_set_upload(D, &d, &I);
+        dev_set_poison(D, &d, &I);
+        D->flush_l2(&dev);
+        dev_set_args(&d, &I, argp);
         CUDA_CHECK(cudaDeviceSynchronize());
-        gpu_launch(&k[v], &I, &d, 0, o->launch_timeout_s);
-        dev_buffers_free(&d);
-    }
-    if (g_result->outcome != OUT_NOT_RUN) {
-        fprintf(stderr, "%s\n", g_result->message);
-        exit(1);
+        launch_result L = D->launch(&k[v], &I, argp, 0, o->launch_timeout_s);
+        if (L.status != LAUNCH_OK)
+            child_fail(L.status == LAUNCH_HUNG ? OUT_HANG : OUT_RESOURCES, NULL,
+                       "%s: the launch %s", variant_name(v),
+                       L.status == LAUNCH_HUNG ? "did not finish" : "was refused");
+        dev_set_free(D, &d);
     }
     exit(0);
 }

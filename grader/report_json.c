@@ -55,6 +55,38 @@ static const char *bar_kind_name(enum bar_kind b)
     return "?";
 }
 
+static const char *check_kind_name(enum check_kind k)
+{
+    switch (k) {
+    case CHECK_PTX_HAS: return "ptx_has";
+    case CHECK_PTX_LACKS: return "ptx_lacks";
+    case CHECK_MAX_LOCAL_BYTES: return "max_local_bytes";
+    case CHECK_SMEM_BYTES: return "smem_bytes";
+    case CHECK_MAX_REGS: return "max_registers";
+    case CHECK_MIN_OCCUPANCY: return "min_occupancy";
+    case CHECK_NONE: break;
+    }
+    return "none";
+}
+
+/* The exercise's mechanism checks as evaluated: [] when grading stopped
+ * before them. */
+static void checks_json(FILE *f, const exercise *ex, const result *r)
+{
+    static const char *const state[] = {
+        [CS_NOT_EVALUATED] = "not_evaluated", [CS_HOLDS] = "holds", [CS_FAILS] = "fails",
+        [CS_UNKNOWN] = "unknown",
+    };
+    fputs("[", f);
+    for (int i = 0; i < MAX_CHECKS && r->checks[i].state != CS_NOT_EVALUATED; i++) {
+        fprintf(f, "%s{\"kind\": \"%s\", \"state\": \"%s\", \"what\": ", i ? ", " : "",
+                check_kind_name(ex->checks[i].kind), state[r->checks[i].state]);
+        json_escape(f, r->checks[i].what);
+        fputs("}", f);
+    }
+    fputs("]", f);
+}
+
 int write_json_report(const char *path, const graded *g, int n, const char *mode)
 {
     FILE *f = fopen(path, "w");
@@ -100,7 +132,9 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
             fprintf(f, "\"rounds\": %d, \"remeasured\": %d, ", r->time[V_STUDENT].reps,
                     r->remeasured);
         }
-        fputs("\"resources\": {\"baseline\": ", f);
+        fprintf(f, "\"checked_without_gpu\": %s, \"checks\": ", r->no_gpu ? "true" : "false");
+        checks_json(f, ex, r);
+        fputs(", \"resources\": {\"baseline\": ", f);
         resources_json(f, &r->res[V_BASELINE]);
         fputs(", \"student\": ", f);
         resources_json(f, &r->res[V_STUDENT]);

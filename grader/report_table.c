@@ -1,17 +1,27 @@
-/* report_table.c: the report a person reads in a terminal. */
+/* report_table.c: the report a person reads in a terminal.
+ *
+ * It fits the terminal's width, or 100 columns where that is not known (a
+ * file, a pipe): the table drops its least useful columns first (never the
+ * exercise, its result or its speedup), and text is wrapped. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 #include "fileio.h"
+#include "knobs.h"
 #include "report.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
 #define YELLOW "\033[33m"
+#define CYAN "\033[36m"
 #define BOLD "\033[1m"
 #define DIM "\033[2m"
 #define RESET "\033[0m"
+
+#define DEFAULT_WIDTH 100
+#define TEXT_WIDTH 78     /* paragraphs: easier to read than the full width */
 
 int want_color(FILE *f)
 {
@@ -21,10 +31,28 @@ int want_color(FILE *f)
     return isatty(fileno(f));
 }
 
+int report_width(FILE *f)
+{
+    struct winsize ws;
+    if (isatty(fileno(f)) && ioctl(fileno(f), TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+        return ws.ws_col;
+    const char *c = getenv("COLUMNS");
+    int w = c ? atoi(c) : 0;
+    return w >= 40 && w <= 1000 ? w : DEFAULT_WIDTH;
+}
+
+static int text_width(FILE *f)
+{
+    int w = report_width(f) - 1;
+    return w < TEXT_WIDTH ? w : TEXT_WIDTH;
+}
+
 static const char *outcome_color(enum outcome o)
 {
     if (outcome_is_pass(o))
         return GREEN;
+    if (o == OUT_CHECKED)
+        return CYAN;    /* neither a pass nor a failure */
     if (o == OUT_SLOW || o == OUT_MECHANISM || o == OUT_UNSUPPORTED)
         return YELLOW;
     return RED;
@@ -38,19 +66,88 @@ void human_bytes(char *buf, size_t len, double bytes)
         snprintf(buf, len, "%.1f KB", bytes / 1024);
 }
 
+/* Columns s takes on a terminal: colour codes take none. */
+static int visible_len(const char *s)
+{
+    int n = 0;
+    for (; *s; s++) {
+        if (*s == '\033') {
+            while (*s && *s != 'm')
+                s++;
+            if (!*s)
+                break;
+            continue;
+        }
+        n++;
+    }
+    return n;
+}
+
+/* Wrap a paragraph at `width` columns, each line starting with `indent`;
+ * lines after the first start with `hang` instead when it is not NULL. */
+static void print_wrapped_at(FILE *f, const char *text, const char *indent, const char *hang,
+                             int width)
+{
+    const char *p = text;
+    int first = 1;
+    while (*p) {
+        const char *in = first || !hang ? indent : hang;
+        int col = visible_len(in), last_space = -1, i = 0;
+        while (p[i] && p[i] != '\n' && (col < width || i == 0)) {
+            if (p[i] == ' ')
+                last_space = i;
+            i++, col++;
+        }
+        int cut = (p[i] && p[i] != '\n' && last_space > 0) ? last_space : i;
+        fprintf(f, "%s%.*s\n", in, cut, p);
+        p += cut;
+        while (*p == ' ' || *p == '\n')
+            p++;
+        first = 0;
+    }
+}
+
+static void print_wrapped(FILE *f, const char *text, const char *indent)
+{
+    print_wrapped_at(f, text, indent, NULL, text_width(f));
+}
+
+void print_paragraph(FILE *f, const char *text, const char *indent)
+{
+    print_wrapped(f, text, indent);
+}
+
 void print_run_header(FILE *f, const graded *g, int n, const char *mode)
 {
     for (int i = 0; i < n; i++) {
         const result *r = &g[i].r;
         if (!r->gpu[0])
             continue;
-        fprintf(f, "GPU: %s (compute capability %d.%d)", r->gpu, r->cc / 10, r->cc % 10);
+        char line[512];
+        int at = snprintf(line, sizeof line, "GPU: %s (compute capability %d.%d)", r->gpu,
+                          r->cc / 10, r->cc % 10);
         if (r->copy_gbps > 0)
-            fprintf(f, ", copy bandwidth %.0f GB/s", r->copy_gbps);
-        fprintf(f, ". Grading %s. Seed %llu (replay with SEED=%llu).\n\n", mode, r->seed,
-                r->seed);
+            at += snprintf(line + at, sizeof line - (size_t)at, ", copy bandwidth %.0f GB/s",
+                           r->copy_gbps);
+        snprintf(line + at, sizeof line - (size_t)at, ". Grading %s. Seed %llu (replay with "
+                 "SEED=%llu).", mode, r->seed, r->seed);
+        print_wrapped_at(f, line, "", NULL, report_width(f) - 1);
+        fprintf(f, "\n");
         return;
     }
+}
+
+void print_no_gpu_header(FILE *f, const char *why, const char *mode)
+{
+    char line[1024];
+    snprintf(line, sizeof line, "No GPU, so nothing was run or timed. Checked %s without "
+             "one: each file compiled for the course's calibration GPU (an H100, sm_90), its "
+             "registers, local and shared memory read from the compiler, its occupancy "
+             "worked out for an H100, and every mechanism check of its exercise.", mode);
+    print_wrapped(f, line, "");
+    if (why && *why)
+        print_wrapped(f, why, "  ");
+    fprintf(f, "\n");
 }
 
 static void bar_text(char *buf, size_t len, const graded *x)
@@ -70,72 +167,147 @@ static void bar_text(char *buf, size_t len, const graded *x)
     }
 }
 
-void print_table(FILE *f, const graded *g, int n, int color)
+/* The table's columns, in the order shown. `keep`: the narrower the
+ * terminal, the more columns go, lowest `keep` first. */
+enum col { C_ID, C_RESULT, C_BASE, C_YOURS, C_REF, C_SPEEDUP, C_BAR, C_GBS, C_PCT, C_REGS,
+           C_SMEM, C_LOCAL, C_OCC, N_COLS };
+
+static const struct column {
+    const char *head;
+    int keep;
+    int timing;        /* only shown when some row was timed */
+    int left;          /* left-aligned */
+} columns[N_COLS] = {
+    [C_ID] = {.head = "exercise", .keep = 100, .left = 1},
+    [C_RESULT] = {.head = "result", .keep = 99, .left = 1},
+    [C_BASE] = {.head = "baseline", .keep = 50, .timing = 1},
+    [C_YOURS] = {.head = "yours", .keep = 80, .timing = 1},
+    [C_REF] = {.head = "ref", .keep = 49, .timing = 1},
+    [C_SPEEDUP] = {.head = "speedup", .keep = 90, .timing = 1},
+    [C_BAR] = {.head = "bar", .keep = 89, .timing = 1},
+    [C_GBS] = {.head = "GB/s", .keep = 40, .timing = 1},
+    [C_PCT] = {.head = "%bw", .keep = 60, .timing = 1},
+    [C_REGS] = {.head = "regs", .keep = 70},
+    [C_SMEM] = {.head = "smem", .keep = 69},
+    [C_LOCAL] = {.head = "local", .keep = 68},
+    [C_OCC] = {.head = "occ", .keep = 67},
+};
+
+typedef char cell[32];
+
+static void row_cells(const graded *x, cell c[N_COLS])
 {
-    fprintf(f, "%s%-32s %-9s %9s %9s %9s %7s %9s %6s %5s %4s %8s %6s %4s%s\n",
-            color ? BOLD : "", "exercise", "result", "baseline", "yours", "ref", "speedup",
-            "bar", "GB/s", "%bw", "regs", "smem", "local", "occ", color ? RESET : "");
-    for (int i = 0; i < n; i++) {
-        const exercise *ex = g[i].ex;
-        const result *r = &g[i].r;
-        char id[64], base[16] = "-", you[16] = "-", ref[16] = "-", sp[16] = "-", bar[16],
-             gb[16] = "-", pct[16] = "-", regs[16] = "-", smem[16] = "-", local[16] = "-",
-             occ[16] = "-";
-        snprintf(id, sizeof id, "lesson%d/%s%s", ex->lesson, ex->name, ex->demo ? " (demo)" : "");
-        if (r->timed) {
-            snprintf(base, sizeof base, "%.3fms", r->time[V_BASELINE].ms);
-            snprintf(you, sizeof you, "%.3fms", r->time[V_STUDENT].ms);
-            snprintf(ref, sizeof ref, "%.3fms", r->time[V_SOLUTION].ms);
-            snprintf(sp, sizeof sp, "%.2fx", r->speedup);
-            snprintf(gb, sizeof gb, "%.0f", r->time[V_STUDENT].gbps);
-            if (r->copy_gbps > 0)
-                snprintf(pct, sizeof pct, "%.0f%%", 100 * r->time[V_STUDENT].gbps / r->copy_gbps);
-        }
-        bar_text(bar, sizeof bar, &g[i]);
-        const resources *s = &r->res[V_STUDENT];
-        if (s->known) {
-            snprintf(regs, sizeof regs, "%d", s->regs);
-            human_bytes(smem, sizeof smem, s->smem_static + s->smem_dynamic);
-            human_bytes(local, sizeof local, s->stack_bytes + s->spill_stores);
-            if (s->occupancy_pct >= 0)
-                snprintf(occ, sizeof occ, "%d%%", s->occupancy_pct);
-        }
-        fprintf(f, "%-32s %s%-9s%s %9s %9s %9s %7s %9s %6s %5s %4s %8s %6s %4s\n", id,
-                color ? outcome_color(r->outcome) : "", outcome_word(r->outcome),
-                color ? RESET : "", base, you, ref, sp, bar, gb, pct, regs, smem, local, occ);
+    const exercise *ex = x->ex;
+    const result *r = &x->r;
+    for (int k = 0; k < N_COLS; k++)
+        snprintf(c[k], sizeof c[k], "-");
+    snprintf(c[C_ID], sizeof c[C_ID], "lesson%d/%s%s", ex->lesson, ex->name,
+             ex->demo ? " (demo)" : "");
+    snprintf(c[C_RESULT], sizeof c[C_RESULT], "%s", outcome_word(r->outcome));
+    if (r->timed) {
+        snprintf(c[C_BASE], sizeof c[C_BASE], "%.3fms", r->time[V_BASELINE].ms);
+        snprintf(c[C_YOURS], sizeof c[C_YOURS], "%.3fms", r->time[V_STUDENT].ms);
+        snprintf(c[C_REF], sizeof c[C_REF], "%.3fms", r->time[V_SOLUTION].ms);
+        snprintf(c[C_SPEEDUP], sizeof c[C_SPEEDUP], "%.2fx", r->speedup);
+        snprintf(c[C_GBS], sizeof c[C_GBS], "%.0f", r->time[V_STUDENT].gbps);
+        if (r->copy_gbps > 0)
+            snprintf(c[C_PCT], sizeof c[C_PCT], "%.0f%%",
+                     100 * r->time[V_STUDENT].gbps / r->copy_gbps);
     }
-    fprintf(f, "\n");
+    bar_text(c[C_BAR], sizeof c[C_BAR], x);
+    const resources *s = &r->res[V_STUDENT];
+    if (s->known) {
+        snprintf(c[C_REGS], sizeof c[C_REGS], "%d", s->regs);
+        human_bytes(c[C_SMEM], sizeof c[C_SMEM], s->smem_static + s->smem_dynamic);
+        human_bytes(c[C_LOCAL], sizeof c[C_LOCAL], s->stack_bytes + s->spill_stores);
+        if (s->occupancy_pct >= 0)
+            snprintf(c[C_OCC], sizeof c[C_OCC], "%d%%", s->occupancy_pct);
+    }
 }
 
+/* Which columns fit in `width`, given each one's width. */
+static void choose_columns(const int *w, int any_timed, int width, int shown[N_COLS])
+{
+    int total = 0;
+    for (int k = 0; k < N_COLS; k++) {
+        shown[k] = any_timed || !columns[k].timing;
+        total += shown[k] ? w[k] + (k ? 1 : 0) : 0;
+    }
+    while (total > width) {
+        int drop = -1;
+        for (int k = 0; k < N_COLS; k++)
+            if (shown[k] && columns[k].keep < 90 &&
+                (drop < 0 || columns[k].keep < columns[drop].keep))
+                drop = k;
+        if (drop < 0)
+            break;
+        shown[drop] = 0;
+        total -= w[drop] + 1;
+    }
+}
+
+void print_table(FILE *f, const graded *g, int n, int color)
+{
+    cell *cells = calloc((size_t)(n > 0 ? n : 1), sizeof(cell[N_COLS]));
+    if (!cells)
+        return;
+    int w[N_COLS], any_timed = 0, shown[N_COLS];
+    for (int k = 0; k < N_COLS; k++)
+        w[k] = (int)strlen(columns[k].head);
+    for (int i = 0; i < n; i++) {
+        row_cells(&g[i], &cells[i * N_COLS]);
+        any_timed |= g[i].r.timed;
+        for (int k = 0; k < N_COLS; k++) {
+            int len = (int)strlen(cells[i * N_COLS + k]);
+            w[k] = len > w[k] ? len : w[k];
+        }
+    }
+    choose_columns(w, any_timed, report_width(f), shown);
+    fprintf(f, "%s", color ? BOLD : "");
+    for (int k = 0, first = 1; k < N_COLS; k++)
+        if (shown[k]) {
+            fprintf(f, "%s%*s", first ? "" : " ", columns[k].left ? -w[k] : w[k],
+                    columns[k].head);
+            first = 0;
+        }
+    fprintf(f, "%s\n", color ? RESET : "");
+    for (int i = 0; i < n; i++) {
+        const cell *c = &cells[i * N_COLS];
+        for (int k = 0, first = 1; k < N_COLS; k++) {
+            if (!shown[k])
+                continue;
+            const char *col = k == C_RESULT && color ? outcome_color(g[i].r.outcome) : "";
+            fprintf(f, "%s%s%*s%s", first ? "" : " ", col, columns[k].left ? -w[k] : w[k],
+                    c[k], *col ? RESET : "");
+            first = 0;
+        }
+        fprintf(f, "\n");
+        /* The knob values this row was graded with. */
+        char knobs[256];
+        knob_text(g[i].ex, g[i].r.knobs, knobs, sizeof knobs);
+        if (knobs[0])
+            fprintf(f, "%s  knobs: %.*s%s\n", color ? DIM : "", report_width(f) - 9, knobs,
+                    color ? RESET : "");
+    }
+    fprintf(f, "\n");
+    free(cells);
+}
+
+/* Detail lines (a compile log, mismatches) with a prefix, cut into pieces
+ * that fit the width. */
 static void print_indented(FILE *f, const char *text, const char *indent)
 {
+    int room = report_width(f) - 1 - (int)strlen(indent);
+    if (room < 20)
+        room = 20;
     const char *p = text;
     while (p && *p) {
         const char *eol = strchr(p, '\n');
         int len = eol ? (int)(eol - p) : (int)strlen(p);
-        if (len > 0)
-            fprintf(f, "%s%.*s\n", indent, len, p);
+        for (int at = 0; at < len; at += room)
+            fprintf(f, "%s%s%.*s\n", indent, at ? "  " : "", len - at < room ? len - at : room,
+                    p + at);
         p = eol ? eol + 1 : NULL;
-    }
-}
-
-/* Wrap a paragraph at about 78 columns. */
-static void print_wrapped(FILE *f, const char *text, const char *indent)
-{
-    const int width = 78;
-    const char *p = text;
-    while (*p) {
-        int col = (int)strlen(indent), last_space = -1, i = 0;
-        while (p[i] && p[i] != '\n' && col < width) {
-            if (p[i] == ' ')
-                last_space = i;
-            i++, col++;
-        }
-        int cut = (p[i] && p[i] != '\n' && last_space > 0) ? last_space : i;
-        fprintf(f, "%s%.*s\n", indent, cut, p);
-        p += cut;
-        while (*p == ' ' || *p == '\n')
-            p++;
     }
 }
 
@@ -167,17 +339,59 @@ static const char *try_next(enum outcome o)
     }
 }
 
+/* Every mechanism check of the exercise, holding or not, where the kernel
+ * got far enough for them to matter. */
+static void print_checks(FILE *f, const graded *x, int color)
+{
+    const result *r = &x->r;
+    enum outcome o = r->outcome;
+    if (!(outcome_is_pass(o) || o == OUT_SLOW || o == OUT_MECHANISM || o == OUT_CHECKED ||
+          o == OUT_TOO_FAST) || r->checks[0].state == CS_NOT_EVALUATED)
+        return;
+    int occ = 0;
+    for (int i = 0; i < MAX_CHECKS; i++)
+        occ |= x->ex->checks[i].kind == CHECK_MIN_OCCUPANCY;
+    fprintf(f, "   Mechanism checks%s:\n", !r->no_gpu ? "" : occ ? " (compiler output for "
+            "sm_90, occupancy for an H100)" : " (compiler output for sm_90)");
+    for (int i = 0; i < MAX_CHECKS && r->checks[i].state != CS_NOT_EVALUATED; i++) {
+        const check_result *c = &r->checks[i];
+        const char *word = c->state == CS_HOLDS ? "holds" : c->state == CS_FAILS ? "FAILS"
+                                                                                : "n/a  ";
+        const char *col = !color ? "" : c->state == CS_HOLDS ? GREEN
+                                       : c->state == CS_FAILS ? RED : "";
+        char indent[32];
+        snprintf(indent, sizeof indent, "     %s%s%s  ", col, word, *col ? RESET : "");
+        print_wrapped_at(f, c->what, indent, "            ", text_width(f));
+    }
+}
+
+static void print_times(FILE *f, const result *r)
+{
+    if (!r->timed)
+        return;
+    fprintf(f, "   Times: baseline %.3f ms, yours %.3f ms, reference %.3f ms (medians of %d "
+            "rounds).\n", r->time[V_BASELINE].ms, r->time[V_STUDENT].ms,
+            r->time[V_SOLUTION].ms, r->time[V_STUDENT].reps);
+}
+
 void print_explanations(FILE *f, const graded *g, int n, int color, const char *root)
 {
     for (int i = 0; i < n; i++) {
         const exercise *ex = g[i].ex;
         const result *r = &g[i].r;
-        fprintf(f, "%s%s lesson%d/%s%s: %s%s\n", color ? outcome_color(r->outcome) : "",
-                outcome_is_pass(r->outcome) ? "ok" : "--", ex->lesson, ex->name,
-                ex->demo ? " (demo)" : "", ex->title, color ? RESET : "");
+        const char *mark = outcome_is_pass(r->outcome) ? "ok"
+                         : r->outcome == OUT_CHECKED ? ".." : "--";
+        char head[512];
+        snprintf(head, sizeof head, "%s lesson%d/%s%s: %s", mark, ex->lesson, ex->name,
+                 ex->demo ? " (demo)" : "", ex->title);
+        fprintf(f, "%s", color ? outcome_color(r->outcome) : "");
+        print_wrapped_at(f, head, "", "   ", report_width(f) - 1);
+        fprintf(f, "%s", color ? RESET : "");
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");
+        print_times(f, r);
+        print_checks(f, &g[i], color);
         if (r->failed_check[0]) {
             fprintf(f, "   Why it matters:\n");
             print_wrapped(f, r->failed_check, "     ");
@@ -200,53 +414,82 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
                 free(hint);
             }
         }
-        if (!outcome_is_pass(r->outcome) && ex->explained_in)
-            fprintf(f, "   Explained in %s.\n", ex->explained_in);
+        if (!outcome_is_pass(r->outcome) && ex->explained_in) {
+            char line[512];
+            snprintf(line, sizeof line, "Explained in %s.", ex->explained_in);
+            print_wrapped(f, line, "   ");
+        }
         fprintf(f, "\n");
     }
 }
 
-/* Per lesson, when more than one was graded: how far along the course. */
-static void print_progress(FILE *f, const graded *g, int n)
+/* Per lesson, when more than one was graded: how far along the course
+ * (without a GPU: how many are CHECKED). */
+static void print_progress(FILE *f, const graded *g, int n, int no_gpu)
 {
     int first = g[0].ex->lesson, several = 0;
     for (int i = 0; i < n; i++)
         several |= g[i].ex->lesson != first;
     if (!several)
         return;
-    fprintf(f, "Progress:");
+    const char *label = no_gpu ? "Checked:" : "Progress:";
+    int width = report_width(f) - 1, col = (int)strlen(label);
+    fprintf(f, "%s", label);
     for (int i = 0; i < n;) {
         int lesson = g[i].ex->lesson, done = 0, total = 0;
         for (; i < n && g[i].ex->lesson == lesson; i++)
             if (!g[i].ex->demo) {
                 total++;
-                done += outcome_is_pass(g[i].r.outcome);
+                done += outcome_is_pass(g[i].r.outcome) || g[i].r.outcome == OUT_CHECKED;
             }
-        if (total)
-            fprintf(f, "  lesson%d %d/%d", lesson, done, total);
+        if (!total)
+            continue;
+        char item[48];
+        int len = snprintf(item, sizeof item, "  lesson%d %d/%d", lesson, done, total);
+        if (col + len > width) {   /* wrap between lessons, never inside one */
+            fprintf(f, "\n%*s", (int)strlen(label), "");
+            col = (int)strlen(label);
+        }
+        fprintf(f, "%s", item);
+        col += len;
     }
     fprintf(f, "\n");
 }
 
 void print_summary(FILE *f, const graded *g, int n, int color)
 {
-    int pass = 0, fail = 0, demos = 0, skipped = 0;
-    print_progress(f, g, n);
+    int pass = 0, fail = 0, demos = 0, skipped = 0, checked = 0, no_gpu = 0;
+    for (int i = 0; i < n; i++)
+        no_gpu |= g[i].r.no_gpu;
+    print_progress(f, g, n, no_gpu);
     for (int i = 0; i < n; i++) {
         if (g[i].ex->demo)
             demos++;
         else if (g[i].r.outcome == OUT_UNSUPPORTED)
             skipped++;
+        else if (g[i].r.outcome == OUT_CHECKED)
+            checked++;
         else if (outcome_is_pass(g[i].r.outcome))
             pass++;
         else
             fail++;
     }
-    fprintf(f, "%s%d passed, %d failed%s", color ? (fail ? RED : GREEN) : "", pass, fail,
-            color ? RESET : "");
+    const char *col = !color ? "" : fail ? RED : no_gpu ? CYAN : GREEN;
+    if (no_gpu)
+        fprintf(f, "%sWithout a GPU: %d checked, %d failed a check%s", col, checked, fail,
+                *col ? RESET : "");
+    else
+        fprintf(f, "%s%d passed, %d failed%s", col, pass, fail, *col ? RESET : "");
     if (skipped)
         fprintf(f, ", %d skipped (this GPU is too old for them)", skipped);
     if (demos)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");
+    if (no_gpu && checked)
+        print_wrapped(f, "CHECKED: compiles, and every mechanism check holds. Whether the "
+                      "kernels are right and fast was not judged: that needs an NVIDIA GPU "
+                      "(run the same make check on a machine with one).", "");
+    else if (no_gpu)
+        print_wrapped(f, "Whether the kernels are right and fast was not judged: that needs "
+                      "an NVIDIA GPU.", "");
 }

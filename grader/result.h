@@ -49,6 +49,19 @@ typedef struct resources {
     int blocks_per_sm;
 } resources;
 
+/* One mechanism check of an exercise, as evaluated on the student's kernel:
+ * the report lists each, holding or not. */
+enum check_state {
+    CS_NOT_EVALUATED = 0,   /* grading stopped before the checks */
+    CS_HOLDS,
+    CS_FAILS,
+    CS_UNKNOWN              /* what it needs is not known (no ptxas report, no occupancy) */
+};
+typedef struct check_result {
+    enum check_state state;
+    char what[256];         /* what was found, e.g. "the PTX has 'cp.async'" */
+} check_result;
+
 typedef struct timing {
     double ms;              /* median time of one launch */
     double gbps;            /* effective bandwidth at that median */
@@ -76,6 +89,8 @@ typedef struct result {
     double copy_gbps;       /* the device's copy bandwidth, measured in this run */
     char gpu[128];
     int cc;
+    int no_gpu;             /* 1: checked without a GPU (nogpu.c): nothing was run */
+    check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
 } result;
 
 #endif

@@ -51,3 +51,10 @@ enum verdict judge(double measure, double bar, double noise, int higher_is_bette
         return V_BELOW;
     return V_TOO_CLOSE;
 }
+
+double physical_floor_ms(double bytes, double copy_gbps)
+{
+    if (!(bytes > 0) || !(copy_gbps > 0))
+        return 0;
+    return bytes / (copy_gbps * 1e9 * FLOOR_MARGIN) * 1e3;
+}

@@ -26,6 +26,25 @@ enum verdict { V_BELOW = -1, V_TOO_CLOSE = 0, V_ABOVE = 1 };
  * `higher_is_better` is 0 for a time ratio, 1 for speedup and bandwidth. */
 enum verdict judge(double measure, double bar, double noise, int higher_is_better);
 
+/* The physical floor: the least time, in ms, in which a kernel can move
+ * `bytes` (its inputs read once, its outputs written once) when the GPU's
+ * measured copy bandwidth is `copy_gbps`, allowing FLOOR_MARGIN for kernels
+ * that beat a device-to-device copy (a read-only stream can). 0 when either
+ * number is unknown. */
+double physical_floor_ms(double bytes, double copy_gbps);
+
+/* How much faster than cudaMemcpy's copy bandwidth a kernel may seem to
+ * move its bytes before its time is called impossible. A kernel that only
+ * reads, or only writes, can beat a device-to-device copy (which reads and
+ * writes every byte). Measured on an NVIDIA H100 80GB HBM3 on 2026-11-23
+ * (grader/calibration/h100-2026-11-23-b/floor.txt): against cudaMemcpy's
+ * 2952 GB/s the best read-only kernel reached 1.027x, a write-only kernel
+ * 1.057x, a copy kernel 0.983x and saxpy 1.003x; the course's solutions
+ * reach at most 0.93x. 1.3 leaves room for timing noise and for GPUs whose
+ * read-only streams beat their copies by more; a kernel faster than that is
+ * being timed on something other than the work. */
+#define FLOOR_MARGIN 1.3
+
 /* The smallest noise band used, however steady the timings look: a gain under
  * this never counts as real. */
 #define NOISE_FLOOR 0.02

@@ -3,8 +3,10 @@
 #   make test       the CPU suite (Check), then the GPU suite, which says
 #                   "skipped: no GPU" on a machine without one
 #   make test-cpu   grader logic, spec consistency, NVRTC compilation of
-#                   every stub/solution/baseline, mechanism checks, and the
-#                   class tools end to end (tests/class/class.mk)
+#                   every stub/solution/baseline, mechanism checks; then the
+#                   command line (tests/cli/run.sh): make's messages, make
+#                   check without a GPU, watch, progress; and the class tools
+#                   end to end (tests/class/class.mk)
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -29,9 +31,16 @@ $(GPU_BIN): tests/gpu/test_gpu.c $(BUILD)/libgrader.a | check-package
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader $(CHECK_CFLAGS) -o $@ $< $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
 
-test-cpu: $(UNIT_BIN)
+# How often a racy kernel is wrong, launch by launch (tests/gpu/race-experiment.sh).
+RACE_PROBE := $(BUILD)/tests/race_probe
+$(RACE_PROBE): tests/gpu/race_probe.c $(BUILD)/libgrader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
+
+test-cpu: $(UNIT_BIN) $(GRADER)
 	@echo "== CPU test suite (no GPU needed) =="
 	@$(UNIT_BIN)
+	@CUDA_HOME=$(CUDA_HOME) bash tests/cli/run.sh
 	@$(MAKE) --no-print-directory test-slides
 	@$(MAKE) --no-print-directory test-class
 

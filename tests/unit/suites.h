@@ -15,6 +15,13 @@ Suite *mechanism_suite(void);
 Suite *report_suite(void);
 Suite *specs_suite(void);
 Suite *static_suite(void);
+Suite *limits_suite(void);
+Suite *pipeline_suite(void);
+Suite *cheats_suite(void);
+Suite *occupancy_suite(void);
+Suite *nogpu_suite(void);
+Suite *knobs_suite(void);
+Suite *progress_suite(void);
 Suite *class_suite(void);
 Suite *reference_suite(void);
 

@@ -13,6 +13,13 @@ int main(void)
     srunner_add_suite(sr, report_suite());
     srunner_add_suite(sr, specs_suite());
     srunner_add_suite(sr, static_suite());
+    srunner_add_suite(sr, limits_suite());
+    srunner_add_suite(sr, pipeline_suite());
+    srunner_add_suite(sr, cheats_suite());
+    srunner_add_suite(sr, occupancy_suite());
+    srunner_add_suite(sr, nogpu_suite());
+    srunner_add_suite(sr, knobs_suite());
+    srunner_add_suite(sr, progress_suite());
     srunner_add_suite(sr, class_suite());
     srunner_add_suite(sr, reference_suite());
     srunner_run_all(sr, CK_NORMAL);

@@ -201,6 +201,57 @@ START_TEST(no_checks_pass)
 }
 END_TEST
 
+/* The report lists every check: one that holds says so, in words. */
+START_TEST(every_check_is_reported)
+{
+    compiled c = with_ptx(ptx_async);
+    resources r = known_res(40, 0, 0, 8192, 0);
+    r.occupancy_pct = 100;
+    exercise ex = {.lesson = 0, .name = "mech", .kernel = "k"};
+    ex.checks[0] = (mech_check){CHECK_PTX_HAS, "cp.async", 0, NULL, "why"};
+    ex.checks[1] = (mech_check){CHECK_PTX_LACKS, "ld.local", 0, NULL, "why"};
+    ex.checks[2] = (mech_check){CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL, "why"};
+    ex.checks[3] = (mech_check){CHECK_SMEM_BYTES, NULL, 8192, NULL, "why"};
+    ex.checks[4] = (mech_check){CHECK_MAX_REGS, NULL, 32, NULL, "why"};
+    ex.checks[5] = (mech_check){CHECK_MIN_OCCUPANCY, NULL, 75, NULL, "why"};
+    check_result out[MAX_CHECKS];
+    ck_assert_int_eq(evaluate_checks(&ex, &c, &r, NULL, out), 4);
+    ck_assert_int_eq(out[0].state, CS_HOLDS);
+    ck_assert_str_eq(out[0].what, "the PTX has 'cp.async'");
+    ck_assert_int_eq(out[1].state, CS_HOLDS);
+    ck_assert_str_eq(out[1].what, "the PTX has no 'ld.local'");
+    ck_assert_int_eq(out[2].state, CS_HOLDS);
+    ck_assert_str_eq(out[2].what, "the kernel uses 0 bytes of local memory per thread; at "
+                                  "most 0 allowed");
+    ck_assert_int_eq(out[3].state, CS_HOLDS);
+    ck_assert_str_eq(out[3].what, "the kernel uses 8192 bytes of shared memory per block, "
+                                  "as this exercise asks (8192)");
+    ck_assert_int_eq(out[4].state, CS_FAILS);
+    ck_assert_str_eq(out[4].what, "the kernel uses 40 registers per thread; at most 32 allowed");
+    ck_assert_int_eq(out[5].state, CS_HOLDS);
+    ck_assert_str_eq(out[5].what, "theoretical occupancy is 100%; this exercise asks for at "
+                                  "least 75%");
+}
+END_TEST
+
+START_TEST(unknown_is_neither)
+{
+    /* A GPU newer than NVRTC gets PTX only: no ptxas report, and no
+     * occupancy. Those checks are neither passed nor failed. */
+    compiled c = with_ptx(ptx_async);
+    resources r = {.known = 0, .occupancy_pct = -1};
+    exercise ex = {.lesson = 0, .name = "mech", .kernel = "k"};
+    ex.checks[0] = (mech_check){CHECK_MAX_REGS, NULL, 32, NULL, "why"};
+    ex.checks[1] = (mech_check){CHECK_MIN_OCCUPANCY, NULL, 75, NULL, "why"};
+    check_result out[MAX_CHECKS];
+    ck_assert_int_eq(evaluate_checks(&ex, &c, &r, NULL, out), -1);
+    ck_assert_int_eq(out[0].state, CS_UNKNOWN);
+    ck_assert_ptr_nonnull(strstr(out[0].what, "not checked"));
+    ck_assert_int_eq(out[1].state, CS_UNKNOWN);
+    ck_assert_int_eq(out[2].state, CS_NOT_EVALUATED);
+}
+END_TEST
+
 Suite *mechanism_suite(void)
 {
     Suite *s = suite_create("mechanism");
@@ -224,6 +275,8 @@ Suite *mechanism_suite(void)
     tc = tcase_create("order");
     tcase_add_test(tc, first_failure_is_reported);
     tcase_add_test(tc, no_checks_pass);
+    tcase_add_test(tc, every_check_is_reported);
+    tcase_add_test(tc, unknown_is_neither);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -315,6 +315,160 @@ START_TEST(no_hint_otherwise)
 }
 END_TEST
 
+/* The longest line of s. */
+static int widest(const char *s)
+{
+    int w = 0;
+    for (const char *p = s; *p;) {
+        int n = (int)strcspn(p, "\n");
+        w = n > w ? n : w;
+        p += n + (p[n] == '\n');
+    }
+    return w;
+}
+
+static char *table(graded *g, int n, const char *columns)
+{
+    if (columns)
+        setenv("COLUMNS", columns, 1);
+    else
+        unsetenv("COLUMNS");
+    FILE *f = tmpfile();
+    print_table(f, g, n, 0);
+    char *s = contents(f);
+    fclose(f);
+    unsetenv("COLUMNS");
+    return s;
+}
+
+/* Not a terminal and no COLUMNS: 100 columns; wider or narrower when told.
+ * The exercise, its result and its speedup always stay. */
+START_TEST(table_fits_the_width)
+{
+    graded g[2];
+    two_records(g);
+    g[0].r.time[V_STUDENT].ms = 1.8;
+    char *s = table(g, 2, NULL);
+    ck_assert_int_le(widest(s), 100);
+    ck_assert_ptr_nonnull(strstr(s, "speedup"));
+    ck_assert_ptr_nonnull(strstr(s, "1.10x"));
+    ck_assert_ptr_nonnull(strstr(s, "regs"));
+    free(s);
+    s = table(g, 2, "200");
+    ck_assert_ptr_nonnull(strstr(s, "baseline"));
+    ck_assert_ptr_nonnull(strstr(s, "GB/s"));
+    free(s);
+    s = table(g, 2, "50");
+    ck_assert_int_le(widest(s), 50);
+    ck_assert_ptr_nonnull(strstr(s, "lesson0/x"));
+    ck_assert_ptr_nonnull(strstr(s, "SLOW"));
+    ck_assert_ptr_nonnull(strstr(s, "1.10x"));
+    free(s);
+}
+END_TEST
+
+START_TEST(table_shows_knobs_and_drops_empty_timing)
+{
+    graded g[2];
+    two_records(g);
+    char *s = table(g, 2, NULL);
+    /* ex_fast's defaults are TILE=32 and PDIST=4; it ran with 16 and 6. */
+    ck_assert_ptr_nonnull(strstr(s, "\n  knobs: TILE=16 (default 32) PDIST=6 (default 4)\n"));
+    free(s);
+    /* Nothing timed (as without a GPU): no timing columns at all. */
+    g[0].r.timed = 0;
+    s = table(g, 2, NULL);
+    ck_assert_ptr_null(strstr(s, "speedup"));
+    ck_assert_ptr_null(strstr(s, "baseline"));
+    ck_assert_ptr_nonnull(strstr(s, "regs"));
+    free(s);
+}
+END_TEST
+
+/* Every check is listed, the ones that hold as holding. */
+START_TEST(checks_are_listed)
+{
+    graded g[2];
+    two_records(g);
+    result *r = &g[0].r;
+    r->outcome = OUT_MECHANISM;
+    r->checks[0] = (check_result){CS_HOLDS, "the PTX has 'cp.async'"};
+    r->checks[1] = (check_result){CS_FAILS, "the kernel uses 64 bytes of local memory per "
+                                             "thread (stack frame 64, spill stores 0); at "
+                                             "most 0 allowed"};
+    FILE *f = tmpfile();
+    print_explanations(f, g, 1, 0, "/nonexistent");
+    char *s = contents(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(s, "   Mechanism checks:\n"));
+    ck_assert_ptr_nonnull(strstr(s, "     holds  the PTX has 'cp.async'\n"));
+    ck_assert_ptr_nonnull(strstr(s, "     FAILS  the kernel uses 64 bytes"));
+    ck_assert_ptr_nonnull(strstr(s, "   Times: baseline 2.000 ms"));
+    ck_assert_int_le(widest(s), 100);
+    free(s);
+    /* A wrong kernel's checks are not the point: not listed. */
+    r->outcome = OUT_WRONG;
+    f = tmpfile();
+    print_explanations(f, g, 1, 0, "/nonexistent");
+    s = contents(f);
+    fclose(f);
+    ck_assert_ptr_null(strstr(s, "Mechanism checks"));
+    free(s);
+}
+END_TEST
+
+/* Without a GPU: its own summary, CHECKED in a neutral colour, and the
+ * JSON says so. */
+START_TEST(without_a_gpu)
+{
+    graded g[2];
+    two_records(g);
+    for (int i = 0; i < 2; i++) {
+        g[i].r.no_gpu = 1;
+        g[i].r.timed = 0;
+        g[i].r.gpu[0] = 0;
+    }
+    exercise with_check = ex_fast;
+    with_check.checks[0] = (mech_check){CHECK_PTX_HAS, "ld.shared", 0, NULL, "why"};
+    g[0].ex = &with_check;
+    g[0].r.outcome = OUT_CHECKED;
+    g[0].r.checks[0] = (check_result){CS_HOLDS, "the PTX has 'ld.shared'"};
+    g[1].r.outcome = OUT_MECHANISM;
+    FILE *f = tmpfile();
+    print_summary(f, g, 2, 0);
+    char *s = contents(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(s, "Without a GPU: 1 checked, 1 failed a check\n"));
+    ck_assert_ptr_nonnull(strstr(s, "CHECKED: compiles, and every mechanism check holds."));
+    ck_assert_ptr_nonnull(strstr(s, "needs an NVIDIA GPU"));
+    ck_assert_ptr_null(strstr(s, "passed"));
+    free(s);
+
+    f = tmpfile();
+    print_table(f, g, 2, 1);
+    print_explanations(f, g, 1, 1, "/nonexistent");
+    s = contents(f);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(s, "\033[36mCHECKED"));   /* cyan: neither red nor green */
+    ck_assert_ptr_null(strstr(s, "\033[31mCHECKED"));
+    ck_assert_ptr_nonnull(strstr(s, "Mechanism checks (compiler output for sm_90):"));
+    free(s);
+
+    char path[] = "/tmp/grader-report-XXXXXX";
+    int fd = mkstemp(path);
+    close(fd);
+    ck_assert_int_eq(write_json_report(path, g, 2, "x"), 0);
+    s = read_text_file(path, NULL);
+    ck_assert_ptr_nonnull(strstr(s, "\"outcome\": \"CHECKED\""));
+    ck_assert_ptr_nonnull(strstr(s, "\"checked_without_gpu\": true, \"checks\": [{\"kind\": "
+                                    "\"ptx_has\", \"state\": \"holds\", \"what\": \"the PTX "
+                                    "has 'ld.shared'\"}]"));
+    ck_assert_ptr_nonnull(strstr(s, "\"checks\": []"));
+    free(s);
+    unlink(path);
+}
+END_TEST
+
 Suite *report_suite(void)
 {
     Suite *s = suite_create("report");
@@ -334,6 +488,13 @@ Suite *report_suite(void)
     tcase_add_test(tc, color_when_asked);
     tcase_add_test(tc, summary_counts_demos_apart);
     tcase_add_test(tc, summary_shows_progress_by_lesson);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("layout");
+    tcase_add_test(tc, table_fits_the_width);
+    tcase_add_test(tc, table_shows_knobs_and_drops_empty_timing);
+    tcase_add_test(tc, checks_are_listed);
+    tcase_add_test(tc, without_a_gpu);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("want_color");

@@ -1,0 +1,247 @@
+/* device_host.c: the device interface on the CPU (see device_host.h). */
+#include <cuda_runtime_api.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuda_check.h"
+#include "device_host.h"
+#include "limits.h"
+#include "static_check.h"
+
+static host_module modules[HOST_MAX_MODULES];
+static int nmodules;
+static device_facts host_dev;
+static int have_dev;
+static double host_gbps;
+host_counts host_count;
+
+void host_reset(void)
+{
+    memset(modules, 0, sizeof modules);
+    nmodules = 0;
+    memset(&host_count, 0, sizeof host_count);
+    calibration_device(&host_dev);
+    snprintf(host_dev.name, sizeof host_dev.name, "host backend (CPU tests)");
+    have_dev = 1;
+    host_gbps = 1000;
+}
+
+int host_add(const host_module *m)
+{
+    for (int i = 0; i < nmodules; i++)
+        if (!strcmp(modules[i].path, m->path)) {
+            modules[i] = *m;
+            return 0;
+        }
+    if (nmodules == HOST_MAX_MODULES)
+        return -1;
+    modules[nmodules++] = *m;
+    return 0;
+}
+
+void host_set_device(const device_facts *dev, double copy_gbps)
+{
+    have_dev = dev != NULL;
+    if (dev)
+        host_dev = *dev;
+    host_gbps = copy_gbps;
+}
+
+static int host_probe(device_facts *dev, char *why, size_t len)
+{
+    if (!have_dev) {
+        snprintf(why, len, "%s (%s). This means %s", cudaGetErrorName(cudaErrorNoDevice),
+                 cudaGetErrorString(cudaErrorNoDevice), cuda_error_meaning(cudaErrorNoDevice));
+        return OUT_NO_GPU;
+    }
+    *dev = host_dev;
+    return 0;
+}
+
+static void host_compile(const char *path, const exercise *ex, const char *kernel,
+                         const int *knobs, int cc, compiled *out)
+{
+    (void)ex, (void)knobs;
+    memset(out, 0, sizeof *out);
+    snprintf(out->target, sizeof out->target, "sm_%d", cc);
+    int i = 0;
+    while (i < nmodules && strcmp(modules[i].path, path))
+        i++;
+    if (i == nmodules) {
+        out->missing = 1;
+        snprintf(out->error, sizeof out->error, "cannot read %s", path);
+        return;
+    }
+    const host_module *m = &modules[i];
+    if (m->compile_log) {
+        out->log = strdup(m->compile_log);
+        snprintf(out->error, sizeof out->error, "%s does not compile", path);
+        return;
+    }
+    if (strcmp(m->kernel, kernel)) {
+        out->missing = 1;
+        snprintf(out->error, sizeof out->error,
+                 "%s compiles but has no kernel named '%s': declare it as "
+                 "extern \"C\" __global__ void %s(...)", path, kernel, kernel);
+        return;
+    }
+    out->ptx = strdup(m->ptx ? m->ptx : "");
+    out->ptx_size = strlen(out->ptx);
+    /* The "machine code" is the module's place in the table. */
+    out->cubin = malloc(sizeof(int));
+    if (!out->ptx || !out->cubin)
+        abort();
+    memcpy(out->cubin, &i, sizeof i);
+    out->cubin_size = sizeof i;
+    out->res = m->res;
+    out->res.known = 1;
+    out->ok = 1;
+}
+
+static int host_load(const compiled *c, const char *name, kernel *k, char *log, size_t len)
+{
+    (void)name;
+    int i;
+    memcpy(&i, c->cubin, sizeof i);
+    memset(k, 0, sizeof *k);
+    if (modules[i].load_log) {
+        snprintf(log, len, "cudaLibraryLoadData: %s (%s). This means %s\n%s",
+                 cudaGetErrorName(cudaErrorInvalidPtx), cudaGetErrorString(cudaErrorInvalidPtx),
+                 cuda_error_meaning(cudaErrorInvalidPtx), modules[i].load_log);
+        return cuda_error_outcome(cudaErrorInvalidPtx);
+    }
+    k->lib = &modules[i];
+    k->fn = &modules[i];
+    return 0;
+}
+
+static void host_unload(kernel *k)
+{
+    memset(k, 0, sizeof *k);
+}
+
+static void host_limits(const kernel *k, kernel_limits *kl)
+{
+    const host_module *m = k->lib;
+    kl->regs = m->res.regs;
+    kl->smem_static = (size_t)m->res.smem_static;
+    kl->local_bytes = (size_t)m->res.stack_bytes;
+    kl->max_threads = m->max_threads ? m->max_threads : MAX_THREADS_PER_BLOCK;
+}
+
+static void host_resources(const kernel *k, const instance *I, const device_facts *dev,
+                           resources *res)
+{
+    kernel_limits kl;
+    host_limits(k, &kl);
+    unsigned threads = I->block[0] * I->block[1] * I->block[2];
+    res->known = 1;
+    res->regs = kl.regs;
+    res->stack_bytes = (int)kl.local_bytes;
+    res->smem_static = (int)kl.smem_static;
+    res->smem_dynamic = (int)I->dyn_smem;
+    res->blocks_per_sm = blocks_per_sm_model(&kl, threads, I->dyn_smem, dev);
+    int warps = (int)(threads + 31) / 32, max_warps = dev->max_threads_per_sm / 32;
+    res->occupancy_pct = max_warps ? 100 * res->blocks_per_sm * warps / max_warps : -1;
+}
+
+static double host_copy_gbps(const device_facts *dev)
+{
+    (void)dev;
+    return host_gbps;
+}
+
+static void host_flush_l2(const device_facts *dev)
+{
+    (void)dev;
+    host_count.flushes++;
+}
+
+static void *host_alloc(size_t bytes)
+{
+    /* Fresh device memory often reads as zeros: so does this. */
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (!p)
+        cuda_fail(cudaErrorMemoryAllocation, "calloc (host backend)", __FILE__, __LINE__);
+    return p;
+}
+
+static void host_release(void *p)
+{
+    free(p);
+}
+
+static void host_copy(void *dst, const void *src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+}
+
+static void host_fill(void *dst, int byte, size_t bytes)
+{
+    host_count.fills++;
+    memset(dst, byte, bytes);
+}
+
+static int host_constant_slot(const kernel *k, const char *symbol, void **at, size_t *bytes)
+{
+    const host_module *m = k->lib;
+    for (int i = 0; i < MAX_CONSTS && m->globals[i].symbol; i++)
+        if (!strcmp(m->globals[i].symbol, symbol)) {
+            *at = m->globals[i].at;
+            *bytes = m->globals[i].bytes;
+            return 0;
+        }
+    return -1;
+}
+
+static launch_result host_launch(const kernel *k, const instance *I, void **argp, int timed,
+                                 double timeout_s)
+{
+    const host_module *m = k->lib;
+    launch_result L = {.status = LAUNCH_OK, .ms = 0, .error = ""};
+    kernel_limits kl;
+    host_limits(k, &kl);
+    char why[512];
+    unsigned threads = I->block[0] * I->block[1] * I->block[2];
+    if (launch_limit_broken(&kl, threads, I->dyn_smem, &host_dev, why, sizeof why)) {
+        L.status = LAUNCH_REFUSED;
+        snprintf(L.error, sizeof L.error, "%s", cudaGetErrorName(cudaErrorLaunchOutOfResources));
+        return L;
+    }
+    host_call c = {.args = argp, .dyn_smem = I->dyn_smem, .timed = timed, .ms = 0.01};
+    memcpy(c.grid, I->grid, sizeof c.grid);
+    memcpy(c.block, I->block, sizeof c.block);
+    host_count.launches++;
+    host_count.timed += timed;
+    m->fn(&c);
+    if (c.fault)
+        cuda_fail((cudaError_t)c.fault,
+                  "the kernel, while it ran (the error surfaced at cudaEventQuery)",
+                  __FILE__, __LINE__);
+    if (c.ms > timeout_s * 1e3) {
+        L.status = LAUNCH_HUNG;
+        return L;
+    }
+    L.ms = timed ? c.ms : 0;
+    return L;
+}
+
+const device_ops device_host = {
+    .name = "host",
+    .probe = host_probe,
+    .compile = host_compile,
+    .load = host_load,
+    .unload = host_unload,
+    .limits = host_limits,
+    .resources = host_resources,
+    .copy_gbps = host_copy_gbps,
+    .flush_l2 = host_flush_l2,
+    .alloc = host_alloc,
+    .release = host_release,
+    .upload = host_copy,
+    .download = host_copy,
+    .fill = host_fill,
+    .constant_slot = host_constant_slot,
+    .launch = host_launch,
+};

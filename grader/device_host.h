@@ -1,0 +1,64 @@
+/* device_host.h: the device interface on the CPU, for the test suite.
+ *
+ * A "kernel file" is a host_module registered under the path grading would
+ * read (variant_path: "solutions/t/scale.cu"); compiling it yields the PTX
+ * text and resources the test gives (so mechanism checks run), or its
+ * compile log; launching it calls a C function with the kernel's arguments
+ * exactly as cudaLaunchKernel gets them. Device memory is host memory. The
+ * function sets its own simulated time, may "fault" with a cudaError_t, and
+ * may run past the launch limit, so every path of grading is reachable
+ * without a GPU: the judgement code above the backend is the real one. */
+#ifndef GRADER_DEVICE_HOST_H
+#define GRADER_DEVICE_HOST_H
+
+#include "device.h"
+
+typedef struct host_call {
+    void **args;               /* args[i] points at argument i's value */
+    unsigned grid[3], block[3];
+    size_t dyn_smem;
+    int timed;
+    double ms;                 /* the kernel sets its simulated time (default 0.01) */
+    int fault;                 /* a cudaError_t the "kernel" raised; 0 none */
+} host_call;
+
+typedef void (*host_fn)(host_call *c);
+
+/* A __constant__ variable of the module: where the kernel reads it. */
+typedef struct host_global {
+    const char *symbol;
+    void *at;
+    size_t bytes;
+} host_global;
+
+typedef struct host_module {
+    const char *path;          /* the file it stands for */
+    const char *kernel;        /* its entry point */
+    host_fn fn;
+    const char *ptx;           /* what the mechanism checks read */
+    resources res;             /* what ptxas would have reported */
+    int max_threads;           /* __launch_bounds__; 0: the GPU's 1024 */
+    const char *compile_log;   /* set: the file does not compile, NVRTC said this */
+    const char *load_log;      /* set: loading fails, the loader said this */
+    host_global globals[MAX_CONSTS];
+} host_module;
+
+#define HOST_MAX_MODULES 16
+
+/* Forget every module and reset the device to the calibration GPU (an
+ * H100) with a copy bandwidth of 1000 GB/s. */
+void host_reset(void);
+/* Add a module; one for the same path replaces it. 0, or -1 when full. */
+int host_add(const host_module *m);
+/* The device probe reports; NULL: no GPU (probe fails with OUT_NO_GPU). */
+void host_set_device(const device_facts *dev, double copy_gbps);
+
+/* What the backend was asked to do, for tests that count. */
+typedef struct host_counts {
+    long launches, timed, fills, flushes;
+} host_counts;
+extern host_counts host_count;
+
+extern const device_ops device_host;
+
+#endif

@@ -1,0 +1,77 @@
+/* grade_internal.h: what the stages of grading one exercise share.
+ *
+ *   grade.c          the stages in order: device, compile, load, resources,
+ *                    correctness, mechanisms, timing, verdict
+ *   grade_run.c      one launch (poison, constants, watchdog) and the checks
+ *                    after it (guards, inputs, outputs); the correctness runs
+ *   grade_time.c     timing on two rotated input sets, remeasuring near the
+ *                    bar, and verifying every set afterwards
+ *   grade_verdict.c  the physical floor and the speed verdict's words
+ *
+ * Every stage ends the child through child_fail when the exercise cannot go
+ * on; the functions here return only when it can. */
+#ifndef GRADER_GRADE_INTERNAL_H
+#define GRADER_GRADE_INTERNAL_H
+
+#include "buffers.h"
+#include "child.h"
+#include "device.h"
+
+typedef struct grade_ctx {
+    const exercise *ex;
+    const int *knobs;
+    const grade_opts *o;
+    const device_ops *D;
+    device_facts dev;
+    kernel k[N_VARIANTS];
+    result *r;
+} grade_ctx;
+
+/* grade_run.c */
+
+/* Build ex's instance of `size` with `seed`; a broken spec ends the child
+ * (INTERNAL). */
+void build_instance(grade_ctx *g, instance *I, size_t size, unsigned long long seed);
+
+/* One launch of variant v on I with d's buffers: poison the outputs, copy
+ * the spec's constants into the module, flush the L2 when timed, launch.
+ * Returns the kernel's time in ms when timed. A refused launch ends the
+ * child as RESOURCES, naming the limit; one that does not finish, as HANG. */
+double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, int timed);
+
+/* The checks after launches, each ending the child when it fails: WRONG for
+ * the student's kernel, INTERNAL for the course's. `when` places the run in
+ * the message ("size 1000"); `extra` (may be NULL) is appended to it. */
+void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
+                  const char *when);
+void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
+                  const char *when);
+void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
+                   const char *when, const char *extra);
+
+/* Every version once on every correctness size, from a poisoned output,
+ * each run checked (guards, inputs, outputs); the student's kernel first. */
+void check_correctness(grade_ctx *g);
+
+/* grade_time.c */
+
+enum speed { SPEED_PASS, SPEED_FAIL, SPEED_UNGRADED };
+
+/* Time the three versions interleaved on two input sets, verify each
+ * set afterwards, hold the student's time against the physical floor, and
+ * fill r's times, measure and bar. Returns the student's speed verdict. */
+enum speed time_and_judge(grade_ctx *g);
+
+/* grade_verdict.c */
+
+/* End the child as TOO FAST when the student's median time `ms` is below
+ * what moving `bytes` at the measured copy bandwidth takes (stats.h's
+ * physical_floor_ms). */
+void check_physical_floor(grade_ctx *g, double bytes, double ms);
+
+/* Say the final verdict in r: the speed (PASS, PASS*, SLOW), or MECHANISM
+ * naming the missing mechanism (failed >= 0, `what` says what was found)
+ * followed by what the speed was. */
+void say_verdict(grade_ctx *g, enum speed s, int failed, const char *what);
+
+#endif

@@ -1,0 +1,125 @@
+/* nogpu.c: compile and mechanism checks of the student's file, no GPU. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "compile.h"
+#include "instance.h"
+#include "mechanism.h"
+#include "nogpu.h"
+#include "occupancy.h"
+#include "static_check.h"
+
+static void say(result *r, enum outcome o, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void say(result *r, enum outcome o, const char *fmt, ...)
+{
+    va_list ap;
+    r->outcome = o;
+    va_start(ap, fmt);
+    vsnprintf(r->message, sizeof r->message, fmt, ap);
+    va_end(ap);
+}
+
+/* The path as the student knows it: relative to the course's top. */
+static const char *shown(const char *path, const grade_opts *o)
+{
+    size_t n = strlen(o->root);
+    if (strcmp(o->root, ".") && strncmp(path, o->root, n) == 0 && path[n] == '/')
+        return path + n + 1;
+    return path;
+}
+
+/* A compile that produced nothing to check: what went wrong, in the words
+ * grade.c uses on a GPU. (A file compile.c refuses before compiling, when
+ * it learns to, belongs here too, as OUT_REFUSED.) */
+static void say_not_compiled(result *r, const compiled *c, const char *path)
+{
+    if (c->missing) {
+        say(r, OUT_MISSING, "%s", c->error);
+        return;
+    }
+    say(r, OUT_COMPILE_ERROR, "%s does not compile. The compiler's messages below name "
+        "the file and line (file(line): error: ...); fix the first one first, later ones "
+        "often follow from it.", path);
+    snprintf(r->detail, sizeof r->detail, "%s", c->log && *c->log ? c->log : c->error);
+}
+
+/* Occupancy on the calibration GPU from the ptxas figures and the launch
+ * the spec makes. 0, or -1 when not one block fits (r says why). */
+static int fill_occupancy(const instance *I, const device_facts *dev, resources *res,
+                          result *r)
+{
+    occupancy occ;
+    int threads = (int)(I->block[0] * I->block[1] * I->block[2]);
+    res->occupancy_pct = -1;
+    if (!res->known ||
+        occupancy_compute(dev, threads, res->regs, (size_t)res->smem_static,
+                          (size_t)res->smem_dynamic, &occ) != 0)
+        return 0;
+    res->occupancy_pct = occ.pct;
+    res->blocks_per_sm = occ.blocks_per_sm;
+    if (occ.bound != BOUND_NO_FIT)
+        return 0;
+    say(r, OUT_RESOURCES, "Not one block of your kernel fits on an SM of an H100: %s. On a "
+        "GPU the launch would be refused. (Nothing was run: there is no GPU here.)",
+        occ.why);
+    return -1;
+}
+
+static void say_checks(const exercise *ex, result *r, int failed)
+{
+    int n = 0;
+    while (n < MAX_CHECKS && ex->checks[n].kind != CHECK_NONE)
+        n++;
+    if (failed >= 0) {
+        say(r, OUT_MECHANISM, "Your kernel compiles, but %s. Correctness and speed were "
+            "not checked: that needs an NVIDIA GPU.", r->checks[failed].what);
+        snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
+    } else if (n == 0) {
+        say(r, OUT_CHECKED, "Your kernel compiles for sm_90. This exercise has no "
+            "mechanism check; whether it is right and fast needs an NVIDIA GPU.");
+    } else {
+        char what[64];
+        snprintf(what, sizeof what, n == 1 ? "mechanism check holds" :
+                 "%d mechanism checks hold", n);
+        say(r, OUT_CHECKED, "Your kernel compiles for sm_90, and its %s (listed below). "
+            "That is not a pass: whether it is right and fast needs an NVIDIA GPU.", what);
+    }
+}
+
+void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
+{
+    memset(r, 0, sizeof *r);
+    r->no_gpu = 1;
+    r->seed = o->seed;
+    r->cc = NO_GPU_CC;
+    for (int k = 0; k < MAX_KNOBS; k++)
+        r->knobs[k] = knobs[k];
+    for (int v = 0; v < N_VARIANTS; v++)
+        r->res[v].occupancy_pct = -1;
+
+    device_facts dev;
+    calibration_device(&dev);
+    instance I;
+    if (instance_build(&I, ex, ex->check_sizes[0], knobs, &dev, o->seed) != 0) {
+        say(r, OUT_INTERNAL, "The exercise's spec is broken: %s", I.error);
+        instance_free(&I);
+        return;
+    }
+
+    char path[1024];
+    variant_path(ex, V_STUDENT, o, path, sizeof path);
+    compiled c;
+    compile_file(path, ex, variant_kernel(ex, V_STUDENT), knobs, NO_GPU_CC, &c);
+    if (!c.ok) {
+        say_not_compiled(r, &c, shown(path, o));
+    } else {
+        resources *res = &r->res[V_STUDENT];
+        *res = c.res;
+        res->smem_dynamic = (int)I.dyn_smem;
+        if (fill_occupancy(&I, &dev, res, r) == 0)
+            say_checks(ex, r, evaluate_checks(ex, &c, res, knobs, r->checks));
+    }
+    compiled_free(&c);
+    instance_free(&I);
+}

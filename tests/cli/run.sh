@@ -1,0 +1,256 @@
+#!/usr/bin/env bash
+# tests/cli/run.sh: the course's command line as a student meets it, on a
+# machine with or without a GPU (make test-cpu runs it; nothing here needs
+# one). Checks make's messages for knobs and exercise names, make check
+# without a GPU, make watch seeing saves, progress kept between runs and
+# shown by make progress, make list and make static, the SANITIZE lookup,
+# and the report's width.
+#
+#   bash tests/cli/run.sh          (after make grader; CUDA_HOME as for make)
+#
+# It never writes the repository's .progress: gradings of exercises/ run in
+# a copy of the course under a temporary folder, and make-level gradings use
+# STUDENT_DIR, which records nothing.
+set -u
+cd "$(dirname "$0")/../.."
+GRADER=build/grader
+T=$(mktemp -d /tmp/course-cli-XXXXXX)
+trap 'rm -rf "$T"' EXIT
+FIX=tests/unit/fixtures/nogpu
+pass=0
+fail=0
+
+# The make a student types: none of the outer make's variables or flags.
+smake() { env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS -u MAKEOVERRIDES make --no-print-directory "$@"; }
+# No GPU, even on a machine that has one.
+nogpu() { CUDA_VISIBLE_DEVICES= NO_COLOR=1 "$@"; }
+
+bad() {
+    fail=$((fail + 1))
+    echo "FAIL: $1"
+    [ -n "${2:-}" ] && [ -f "$2" ] && sed 's/^/    | /' "$2" | head -40
+}
+# has NAME FILE TEXT: FILE holds TEXT (a fixed string).
+has() { if grep -qF -- "$3" "$2"; then pass=$((pass + 1)); else bad "$1: no '$3'" "$2"; fi; }
+# lacks NAME FILE TEXT
+lacks() { if grep -qF -- "$3" "$2"; then bad "$1: unexpected '$3'" "$2"; else pass=$((pass + 1)); fi; }
+# status NAME GOT WANT
+status() { if [ "$2" = "$3" ]; then pass=$((pass + 1)); else bad "$1: exit status $2, expected $3" "${4:-}"; fi; }
+# widest NAME FILE MAX: no line of FILE is longer than MAX.
+widest() {
+    local w
+    w=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$2")
+    if [ "$w" -le "$3" ]; then pass=$((pass + 1)); else bad "$1: a line of $w columns (at most $3)" "$2"; fi
+}
+# wait_for FILE TEXT SECONDS: until FILE holds TEXT.
+wait_for() {
+    local i=0
+    while ! grep -qF -- "$2" "$1" 2>/dev/null; do
+        i=$((i + 1))
+        [ $i -gt $(($3 * 10)) ] && return 1
+        sleep 0.1
+    done
+}
+
+# ---- knobs and names: refused before anything is graded -----------------
+o=$T/out
+smake check lesson3 tile=32 >$o 2>&1; status "tile=32" $? 2 $o
+has "tile=32" $o "tile=32: knob names are upper case: TILE=32."
+lacks "tile=32 grades nothing" $o "grading lesson3"
+lacks "tile=32 grades nothing" $o "Report for tools"
+
+smake check lesson3 TILE=abc >$o 2>&1; status "TILE=abc" $? 2 $o
+has "TILE=abc" $o "TILE=abc: TILE takes a whole number; for lesson3/matmul, a power of two from 8 to 32"
+
+smake check lesson3 TILE=7 >$o 2>&1; status "TILE=7" $? 2 $o
+has "TILE=7" $o "TILE=7 is not allowed for lesson3/matmul: TILE must be a power of two from 8 to 32"
+lacks "TILE=7 grades nothing" $o "grading lesson3/bank_conflicts"
+
+smake check lesson3 PDIST=4 >$o 2>&1; status "PDIST on lesson 3" $? 2 $o
+has "PDIST on lesson 3" $o "PDIST is not a knob of lesson3, whose knobs are TILE (matmul)."
+
+smake check lesson3 TILES=16 >$o 2>&1
+has "TILES" $o "Did you mean TILE=16?"
+
+smake check lesson3 only=matmul >$o 2>&1
+has "only=" $o "make's options are upper case: ONLY=matmul."
+
+smake check lesson3 ONLY=matmull >$o 2>&1; status "ONLY=matmull" $? 2 $o
+has "ONLY=matmull" $o "lesson3 has no exercise 'matmull'; its exercises are: bank_conflicts, matmul. Did you mean ONLY=matmul?"
+
+# How make passes things on (dry runs): knobs as --set, progress only for
+# the student's own exercises/.
+smake -n check lesson3 TILE=16 >$o 2>&1
+has "make forwards knobs" $o "--set 'TILE=16'"
+has "make check records progress" $o "--progress .progress"
+smake -n check lesson3 STUDENT_DIR=elsewhere >$o 2>&1
+lacks "STUDENT_DIR records nothing" $o "--progress"
+smake -n check-solutions >$o 2>&1
+lacks "check-solutions records nothing" $o "--progress"
+smake -n watch lesson3 >$o 2>&1
+has "make watch" $o "watch lesson3"
+has "make watch records progress" $o "--progress .progress"
+
+# ---- make check without a GPU ---------------------------------------------
+nogpu smake check lesson3 ONLY=bank_conflicts STUDENT_DIR=$FIX/right >$o 2>&1
+status "no GPU, everything holds: make check succeeds" $? 0 $o
+has "no GPU, right file" $o "lesson3/bank_conflicts CHECKED"
+has "no GPU, right file" $o "holds  the PTX has 'ld.shared'"
+has "no GPU, summary" $o "Without a GPU: 1 checked, 0 failed a check"
+has "no GPU, summary" $o "needs an NVIDIA GPU"
+lacks "no GPU is no error" $o "make: ***"
+
+nogpu smake check lesson3 ONLY=bank_conflicts STUDENT_DIR=$FIX/wrong_mechanism >$o 2>&1
+status "no GPU, a check fails: make check fails" $? 2 $o
+has "no GPU, wrong mechanism" $o "lesson3/bank_conflicts MECHANISM"
+has "no GPU, wrong mechanism" $o "FAILS  the PTX has no 'ld.shared' instruction"
+
+# The grader's own statuses: 3 all CHECKED, 1 a failure, 2 a usage error.
+nogpu $GRADER check lesson3 --only bank_conflicts --student-dir $FIX/right >$o 2>&1
+status "grader: all CHECKED" $? 3 $o
+nogpu $GRADER check lesson3 --student-dir $FIX/wrong_mechanism >$o 2>&1
+status "grader: a check fails" $? 1 $o
+$GRADER check lesson3 --set TILE=7 >$o 2>&1
+status "grader: bad knob" $? 2 $o
+
+# The whole course without a GPU fits 100 columns when the width is unknown.
+env -u COLUMNS NO_COLOR=1 $GRADER check all --no-gpu --student-dir exercises --json "$T/r.json" >$o 2>&1
+widest "report width" $o 100
+has "the table shows knob values" $o "  knobs: BLOCKDIMX=128 PDIST=8 BLOCKS_PER_SM=1"
+COLUMNS=72 NO_COLOR=1 $GRADER check lesson1 --no-gpu --json "$T/r.json" >$o 2>&1
+widest "report width, COLUMNS=72" $o 72
+
+# ---- list and static -------------------------------------------------------
+smake list lesson7 >$o 2>&1
+has "list: a demo is not edited" $o "demo:     grader/demos/lesson7/rolling_direct.cu (shown for what it teaches; not graded, nothing to edit)"
+lacks "list: a demo is not edited" $o "edit:     grader/demos"
+has "list: the exercise is" $o "edit:     exercises/lesson7/rolling_regs.cu"
+
+smake static lesson3 >$o 2>&1
+has "static labels the student's files" $o "yours: CHECKED"
+has "static labels the student's files" $o "yours: MECHANISM"
+lacks "static labels the student's files" $o "stub:"
+smake static lesson7 STUDENT_DIR=$FIX/wrong_mechanism >$o 2>&1
+has "static with STUDENT_DIR" $o "$FIX/wrong_mechanism: MECHANISM"
+has "static shows the demo as a demo" $o "demo: MECHANISM"
+
+# ---- SANITIZE=1 finds compute-sanitizer in the toolkit ---------------------
+mkdir -p "$T/cuda/bin"
+printf '#!/bin/sh\necho "fake compute-sanitizer: $*"\n' >"$T/cuda/bin/compute-sanitizer"
+chmod +x "$T/cuda/bin/compute-sanitizer"
+sh grader/scripts/find-sanitizer.sh "$T/cuda" >$o 2>&1; status "sanitizer in CUDA_HOME/bin" $? 0 $o
+has "sanitizer in CUDA_HOME/bin" $o "$T/cuda/bin/compute-sanitizer"
+PATH=/usr/bin:/bin sh grader/scripts/find-sanitizer.sh "$T/nowhere" >$o 2>&1
+status "no sanitizer anywhere" $? 1 $o
+has "no sanitizer anywhere" $o "compute-sanitizer was not found: not in $T/nowhere/bin"
+# Through make, with a toolkit whose bin/ has it (and include/ and lib64/
+# borrowed from the real one, so the grader still builds).
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+ln -s "$CUDA/include" "$T/cuda/include"
+ln -s "$CUDA/lib64" "$T/cuda/lib64"
+smake check lesson0 SANITIZE=1 CUDA_HOME="$T/cuda" STUDENT_DIR=exercises >$o 2>&1
+has "make SANITIZE=1 uses the toolkit's compute-sanitizer" $o "fake compute-sanitizer: --tool memcheck"
+has "make SANITIZE=1 runs the grader under it" $o "build/grader check lesson0 --correctness-only"
+
+# ---- progress: kept between runs, shown by make progress -------------------
+C=$T/course
+mkdir -p "$C/grader" "$C/lessons"
+cp -r exercises solutions "$C/"
+cp -r grader/baselines grader/demos "$C/grader/"
+cp -r lessons/hints "$C/lessons/"
+P=$C/.progress
+$GRADER check lesson3 --root "$C" --no-gpu --progress "$P" --json "$T/r.json" >$o 2>&1
+has "first run records" $o "Course progress: 0 of "
+has "first run records" $P "lesson3/matmul	no GPU	best	MECHANISM"
+cp solutions/lesson3/matmul.cu "$C/exercises/lesson3/matmul.cu"
+$GRADER check lesson3 --root "$C" --no-gpu --progress "$P" --json "$T/r.json" >$o 2>&1
+has "second run" $o "lesson3/matmul         CHECKED"
+has "progress survives a second run" $P "lesson3/matmul	no GPU	best	CHECKED"
+has "progress survives a second run" $P "lesson3/bank_conflicts	no GPU	latest	CHECKED"
+$GRADER progress --root "$C" --progress "$P" >$o 2>&1
+has "make progress shows it" $o "Course map: 0 of "
+has "make progress shows it" $o "  tried      bank_conflicts  CHECKED without a GPU"
+has "make progress shows it" $o "  tried      matmul          CHECKED without a GPU"
+has "make progress shows it" $o "  not tried  saxpy"
+has "make progress shows it" $o "Next: lesson0/saxpy"
+widest "make progress width" $o 100
+# Grading the solutions or another folder leaves it alone.
+cp "$P" "$T/before"
+$GRADER check lesson0 --root "$C" --no-gpu --solutions --progress "$P" --json "$T/r.json" >$o 2>&1
+has "solutions are not recorded" $o "Progress not recorded: these are not your exercises/."
+$GRADER check lesson0 --root "$C" --no-gpu --student-dir "$(pwd)/$FIX/right" --progress "$P" \
+    --json "$T/r.json" >$o 2>&1
+if cmp -s "$P" "$T/before"; then pass=$((pass + 1)); else bad "other folders pollute progress" "$P"; fi
+# The course's exercises/ named by an absolute path are the student's own.
+$GRADER check lesson0 --root "$C" --no-gpu --student-dir "$C/exercises" --progress "$P" \
+    --json "$T/r.json" >$o 2>&1
+has "exercises/ by its full path is recorded" "$P" "lesson0/saxpy	no GPU	latest	CHECKED"
+smake progress >$o 2>&1; status "make progress runs" $? 0 $o
+has "make progress runs" $o "Course map:"
+
+# ---- make watch: a save is seen and graded again ---------------------------
+W=$T/watch
+# watch_session NAME [grader options]: grade, save a file, see it graded again.
+watch_session() {
+    local name=$1
+    shift
+    rm -rf "$W"
+    mkdir -p "$W/lesson3"
+    cp exercises/lesson3/*.cu "$W/lesson3/"
+    rm -f "$T/watch.out"   # no text of an earlier session to be mistaken for this one's
+    NO_COLOR=1 $GRADER watch lesson3 --no-gpu --student-dir "$W" --watch-rounds 3 \
+        --json "$T/w.json" "$@" >"$T/watch.out" 2>&1 &
+    local pid=$!
+    wait_for "$T/watch.out" "Save one to grade it again" 30 || bad "$name: never started" "$T/watch.out"
+    # An editor that writes a new file and renames it over the old one ...
+    cp solutions/lesson3/matmul.cu "$W/lesson3/.matmul.cu.swp"
+    mv "$W/lesson3/.matmul.cu.swp" "$W/lesson3/matmul.cu"
+    wait_for "$T/watch.out" "grading lesson3/matmul (saved)" 30 || bad "$name: rename not seen" "$T/watch.out"
+    wait_for "$T/watch.out" "lesson3/matmul CHECKED" 30 || bad "$name: not graded again" "$T/watch.out"
+    # ... and one that writes in place.
+    sleep 0.2
+    echo "// saved again" >>"$W/lesson3/bank_conflicts.cu"
+    local i=0
+    while kill -0 $pid 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+    if kill -0 $pid 2>/dev/null; then
+        kill $pid
+        bad "$name: did not stop after 3 gradings" "$T/watch.out"
+    fi
+    wait $pid
+    status "$name: exit" $? 0 "$T/watch.out"
+    has "$name: first grading" "$T/watch.out" "grading lesson3/bank_conflicts, lesson3/matmul"
+    has "$name: first grading" "$T/watch.out" "lesson3/matmul         MECHANISM"
+    has "$name: in-place write seen" "$T/watch.out" "grading lesson3/bank_conflicts (saved)"
+}
+watch_session "watch (inotify)"
+watch_session "watch (polling)" --watch-poll
+
+# The screen is cleared before each grading on a terminal, never in a file.
+if grep -q $'\033' "$T/watch.out"; then bad "watch wrote escape codes to a file" "$T/watch.out"; else pass=$((pass + 1)); fi
+if command -v script >/dev/null; then
+    rm -rf "$W" && mkdir -p "$W/lesson3" && cp exercises/lesson3/*.cu "$W/lesson3/"
+    script -qec "$GRADER watch lesson3 --no-gpu --student-dir $W --watch-rounds 1 --json $T/w.json" \
+        /dev/null >"$T/tty.out" 2>&1 </dev/null
+    if grep -q $'\033\[2J' "$T/tty.out"; then pass=$((pass + 1)); else bad "watch clears a terminal" "$T/tty.out"; fi
+else
+    echo "cli: no 'script' command, the terminal case of make watch is not tested"
+fi
+
+# Ctrl-C stops it cleanly.
+rm -rf "$W" "$T/watch.out" && mkdir -p "$W/lesson3" && cp exercises/lesson3/*.cu "$W/lesson3/"
+NO_COLOR=1 $GRADER watch lesson3 --no-gpu --student-dir "$W" --json "$T/w.json" >"$T/watch.out" 2>&1 &
+pid=$!
+wait_for "$T/watch.out" "Ctrl-C stops" 30 || bad "watch for Ctrl-C: never started" "$T/watch.out"
+kill -INT $pid
+i=0
+while kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $pid 2>/dev/null; then
+    kill -KILL $pid
+    bad "watch ignored Ctrl-C" "$T/watch.out"
+fi
+wait $pid
+status "watch stops on Ctrl-C" $? 0 "$T/watch.out"
+has "watch stops on Ctrl-C" "$T/watch.out" "Stopped watching."
+
+echo "cli: $pass checks passed, $fail failed"
+[ $fail -eq 0 ]
