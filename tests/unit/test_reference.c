@@ -2,14 +2,17 @@
  * `grader references` writes the PTX from solutions/; a course folder with
  * no solutions/ reads it back at the default knobs, stands the baseline in
  * at other knobs (and says so in the verdict), and refuses a missing or
- * damaged file. */
+ * damaged file. The stand-in is also graded through the whole pipeline on
+ * the host backend (pipeline.h). */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "child.h"
 #include "fileio.h"
+#include "pipeline.h"
 #include "reference.h"
 #include "suites.h"
 
@@ -202,11 +205,80 @@ START_TEST(copy_refuses_a_missing_or_damaged_reference)
 }
 END_TEST
 
+/* ---- the whole pipeline, on the host backend ---- */
+
+static void axpy_student(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    c->ms = 0.012;              /* 3.33x the baseline */
+}
+
+static void axpy_base(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    c->ms = T_BASE;
+}
+
+static host_module module_in(const char *root, const char *dir, host_fn fn, char *path,
+                             size_t len)
+{
+    snprintf(path, len, "%s/%s/%s", root, dir, t_axpy.file);
+    return (host_module){.path = path, .kernel = t_axpy.kernel, .fn = fn,
+                         .ptx = "ld.global.f32", .res = {.known = 1, .regs = 32}};
+}
+
+/* A student copy graded as make check grades, at a knob it has no
+ * reference for: the baseline stands in, and the verdict says so. */
+START_TEST(pipeline_stands_the_baseline_in)
+{
+    const char *tmp = getenv("TMPDIR");
+    static char root[512], ptx[800], base_path[900], student_path[900];
+    char cmd[1200];
+    snprintf(root, sizeof root, "%s/test-reference-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(root));
+    snprintf(ptx, sizeof ptx, "%s/grader/references/lesson%d", root, t_axpy.lesson);
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s'", ptx);
+    ck_assert_int_eq(system(cmd), 0);
+    snprintf(ptx + strlen(ptx), sizeof ptx - strlen(ptx), "/%s.ptx", t_axpy.name);
+    FILE *f = fopen(ptx, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "// Reference solution of a test.\n// kernel: %s\n// knobs: BLOCK=256\n"
+            "// target: sm_75\n.entry %s(\n", t_axpy.kernel, t_axpy.kernel);
+    fclose(f);
+
+    host_reset();
+    host_module base = module_in(root, "grader/baselines", axpy_base, base_path,
+                                 sizeof base_path);
+    host_module stu = module_in(root, "student", axpy_student, student_path,
+                                sizeof student_path);
+    ck_assert_int_eq(host_add(&base), 0);
+    ck_assert_int_eq(host_add(&stu), 0);
+    int knobs[MAX_KNOBS] = {128};
+    grade_opts o = {.root = root, .student_dir = "student", .seed = 42,
+                    .launch_timeout_s = 5, .time_budget_s = 0.02, .device = &device_host};
+    result r;
+    grade_in_child(&t_axpy, knobs, &o, 20, &r);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    ck_assert_int_eq(system(cmd), 0);
+    expect(&r, OUT_PASS_UNTIMED, "Correct; the speed part was not graded: this student copy "
+           "of the course carries the reference solution compiled only at the default knobs "
+           "(BLOCK=256), not at BLOCK=128, so the baseline was timed in its place.");
+    ck_assert_msg(strstr(r.message, "Your kernel ran at 3.33x the baseline's speed."), "%s",
+                  r.message);
+}
+END_TEST
+
 Suite *reference_suite(void)
 {
     Suite *s = suite_create("reference");
     TCase *tc = tcase_create("full course");
     tcase_add_test(tc, full_course_compiles_solutions);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("pipeline");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, pipeline_stands_the_baseline_in);
     suite_add_tcase(s, tc);
     tc = tcase_create("student copy");
     tcase_set_timeout(tc, 120);
