@@ -2,12 +2,11 @@
 # release.sh OUTDIR GRADER: the student copy of the course (make release).
 #
 # Ships every file git tracks, with its content in this working tree, except
-# solutions/ (the answers), tests/unit, tests/gpu and tests/class (the
-# course's own suites grade the solutions' sources) and .ci/. The reference
-# solutions go in compiled, as PTX at the default knobs for the oldest GPU
-# each exercise allows (grader/references/, written by `grader references`),
-# and the copy's `make test` is tests/release.mk. Writes
-# OUTDIR/cuda-course-student.tar.gz.
+# solutions/ (the answers), tests/ (the course's own suites grade the
+# solutions' sources; the copy's tests/tests.mk is tests/release.mk) and
+# .ci/. The reference solutions go in compiled, as PTX at the default knobs
+# for the oldest GPU each exercise allows (grader/references/, written by
+# `grader references`). Writes OUTDIR/cuda-course-student.tar.gz.
 set -euo pipefail
 out=${1:-build/release}
 grader=${2:-build/grader}
@@ -30,7 +29,7 @@ mkdir -p "$top"
 n=0
 while IFS= read -r -d '' f; do
     case $f in
-    solutions/* | tests/unit/* | tests/gpu/* | tests/class/* | .ci/* | tests/tests.mk | tests/release.mk) continue ;;
+    solutions/* | tests/* | .ci/*) continue ;;
     esac
     [ -f "$f" ] || continue          # deleted in the working tree
     mkdir -p "$top/$(dirname "$f")"

@@ -19,7 +19,7 @@ top=$work/unpacked/cuda-course
 
 # No solution source: no solutions/, and no file equal to one of them.
 [ ! -e "$top/solutions" ] || fail "solutions/ is in the student copy"
-[ ! -e "$top/tests/unit" ] && [ ! -e "$top/tests/gpu" ] || fail "the course's own suites are in the student copy"
+[ "$(ls "$top/tests")" = tests.mk ] || fail "the course's own suites are in the student copy: $(ls "$top/tests")"
 sums=$(cd solutions && find . -name '*.cu' -exec sha256sum {} + | cut -d' ' -f1 | sort -u)
 while read -r f; do
     s=$(sha256sum "$f" | cut -d' ' -f1)
