@@ -161,10 +161,14 @@ static int settle_seed(class_run *run, int given)
 
 /* The GPU every student will be graded on, asked in a child so this process
  * never holds a CUDA context across the fork of each grading child. */
-static void probe_gpu(class_run *run)
+static void probe_gpu(class_run *run, const class_hooks *h)
 {
     int p[2];
     run->gpu[0] = 0;
+    if (h->probe) {
+        h->probe(run->gpu, sizeof run->gpu, &run->cc);
+        return;
+    }
     if (pipe(p) != 0)
         return;
     fflush(NULL);
@@ -301,6 +305,8 @@ static void grade_exercises(class_run *run, class_student *st, const submission 
                          run->budget_s);
         }
         r->seed = run->g.seed;
+        for (int k = 0; k < MAX_KNOBS; k++)
+            r->knobs[k] = knobs[k];
         scrub(r, stage);
         class_cell *c = &st->cell[i];
         memset(c, 0, sizeof *c);
@@ -517,7 +523,7 @@ static int grade_all(class_run *run, char **entries, int n, class_grade_fn grade
     return rc;
 }
 
-int class_main(int argc, char **argv, class_grade_fn grade)
+int class_main(int argc, char **argv, const class_hooks *h)
 {
     static class_run run;
     int lessons[N_LESSONS] = {0};
@@ -545,7 +551,7 @@ int class_main(int argc, char **argv, class_grade_fn grade)
         return 1;
     }
     utc_now(run.date, sizeof run.date);
-    probe_gpu(&run);
+    probe_gpu(&run, h);
     course_hash(&run);
     int n = 0;
     char **entries = list_entries(&run, &n);
@@ -558,7 +564,7 @@ int class_main(int argc, char **argv, class_grade_fn grade)
            run.gpu[0] ? run.gpu : "no GPU (compiled and mechanism-checked only)", run.g.seed,
            run.out);
     fflush(stdout);
-    int rc = grade_all(&run, entries, n, grade);
+    int rc = grade_all(&run, entries, n, h->grade);
     for (int i = 0; i < n; i++)
         free(entries[i]);
     free(entries);

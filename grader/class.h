@@ -33,9 +33,16 @@
 typedef void (*class_grade_fn)(const exercise *ex, const int *knobs, const grade_opts *g,
                                double timeout_s, result *r);
 
+typedef struct class_hooks {
+    class_grade_fn grade;
+    /* The GPU every student will be graded on: its name ("" for none) and
+     * compute capability. NULL: ask CUDA, in a child process. */
+    void (*probe)(char *name, size_t len, int *cc);
+} class_hooks;
+
 /* The command line above (argv[0] is "class"). 0 when every output was
  * written, 1 when one could not be, 2 for a usage error. */
-int class_main(int argc, char **argv, class_grade_fn grade);
+int class_main(int argc, char **argv, const class_hooks *h);
 
 #define CLASS_NAME 64
 

@@ -58,7 +58,9 @@ static void table(FILE *f, const class_run *run, int md)
         char id[96], passed[32], rate[16] = "n/a", why[256] = "-";
         snprintf(id, sizeof id, "lesson%d/%s", run->ex[i]->lesson, run->ex[i]->name);
         snprintf(passed, sizeof passed, "%d of %d", t.passed, t.judged);
-        if (t.judged)
+        if (!run->gpu[0])   /* nothing could pass: only compiled */
+            snprintf(passed, sizeof passed, "-");
+        else if (t.judged)
             snprintf(rate, sizeof rate, "%.0f%%", 100.0 * t.passed / t.judged);
         if (t.top)
             snprintf(why, sizeof why, "%s (%d of %d)", t.top, t.top_count, t.failed);

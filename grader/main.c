@@ -679,7 +679,7 @@ int main(int argc, char **argv)
 {
     /* Instructors' commands, with options of their own. */
     if (argc > 1 && !strcmp(argv[1], "class"))
-        return class_main(argc - 1, argv + 1, grade_as_check);
+        return class_main(argc - 1, argv + 1, &(class_hooks){.grade = grade_as_check});
     if (argc > 1 && !strcmp(argv[1], "references"))
         return references_main(argc - 1, argv + 1);
     options o;

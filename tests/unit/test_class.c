@@ -551,6 +551,13 @@ END_TEST
 
 static int fake_calls;
 static double fake_sleep_s;
+static const char *fake_gpu = "Scripted GPU";
+
+static void fake_probe(char *name, size_t len, int *cc)
+{
+    snprintf(name, len, "%s", fake_gpu);
+    *cc = fake_gpu[0] ? 90 : 0;
+}
 
 /* Grades by what the staged file says: "FAKE <OUTCOME> <ms>". The baseline
  * takes 10 ms and the reference 1.5 ms in every run. */
@@ -620,7 +627,8 @@ static int run_class(const char *subs, const char *out, const char *extra, const
     dup2(null, 2);
     close(null);
     fake_calls = 0;
-    int rc = class_main(argc, argv, fake_grade);
+    class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+    int rc = class_main(argc, argv, &hooks);
     fflush(stdout);
     fflush(stderr);
     dup2(o, 1);
@@ -710,7 +718,8 @@ START_TEST(class_run_writes_every_output)
                   "lesson3/bank_conflicts.cu is not in the submission (3 of 4) |"), "%s", sum);
     ck_assert_msg(strstr(sum, "eli (eli.tar): 1 entry refused: `../../outside.cu`"), "%s", sum);
     ck_assert_msg(strstr(sum, "README.txt: not graded"), "%s", sum);
-    ck_assert_msg(strstr(sum, "graded on Scripted GPU") == NULL, "%s", sum);
+    ck_assert_msg(strstr(sum, "5 students, graded on Scripted GPU, seed 42"), "%s", sum);
+    ck_assert_msg(!strstr(sum, "No GPU"), "%s", sum);
     free(sum);
 
     /* Per student: the check report, JSON, JUnit, and what was taken. */
@@ -820,6 +829,32 @@ START_TEST(class_time_budget_per_student)
 }
 END_TEST
 
+/* Without a GPU nothing can pass: the summary says so instead of 0%. */
+START_TEST(class_without_gpu_says_so)
+{
+    const char *dir = scratch();
+    char subs[256], out[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_class(subs);
+    fake_gpu = "";
+    int rc = run_class(subs, out, NULL, NULL);
+    fake_gpu = "Scripted GPU";
+    ck_assert_int_eq(rc, 0);
+    char *sum = out_file(out, "summary.md");
+    ck_assert_msg(strstr(sum, "5 students, graded without a GPU") &&
+                  strstr(sum, "No GPU: nothing was run or timed") &&
+                  strstr(sum, "| lesson3/matmul | - | n/a | WRONG: "), "%s", sum);
+    free(sum);
+    char *txt = out_file(out, "students/ada/report.txt");
+    ck_assert_msg(strstr(txt, "No GPU could be used, so nothing was run or timed"), "%s", txt);
+    free(txt);
+    char *ju = out_file(out, "students/ada/junit.xml");
+    ck_assert_msg(strstr(ju, "<property name=\"gpu\" value=\"none\"/>"), "%s", ju);
+    free(ju);
+}
+END_TEST
+
 Suite *class_suite(void)
 {
     Suite *s = suite_create("class");
@@ -847,6 +882,7 @@ Suite *class_suite(void)
     tcase_add_test(tc, class_run_writes_every_output);
     tcase_add_test(tc, class_rerun_skips_unchanged);
     tcase_add_test(tc, class_time_budget_per_student);
+    tcase_add_test(tc, class_without_gpu_says_so);
     suite_add_tcase(s, tc);
     return s;
 }
