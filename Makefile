@@ -70,7 +70,8 @@ help:
 	@echo "  make static               compile every kernel with NVRTC and check mechanisms (no GPU)"
 	@echo "  make measure lesson2      measure coalescing on your GPU and plot it"
 	@echo "  make sweep lesson9        time the prefetch variants over PDIST and plot them"
-	@echo "  make slides               one reveal.js deck per lesson in slides/"
+	@echo "  make slides               one reveal.js deck per lesson in slides/ (S: speaker notes)"
+	@echo "  make slides-pdf           one handout PDF per lesson: each slide, then its notes"
 	@echo "  make test                 the course's test suite (GPU part skipped without a GPU)"
 	@echo "  make clean                remove build/ and generated slides"
 
@@ -128,7 +129,7 @@ static: $(GRADER)
 	  $(if $(STUDENT_DIR),--student-dir $(call quote,$(STUDENT_DIR)))
 
 clean:
-	rm -rf $(BUILD) slides/*.html
+	rm -rf $(BUILD) slides/*.html slides/*.pdf
 
 include tests/tests.mk
 include slides/slides.mk

@@ -51,6 +51,7 @@ test-slides: slides
 	  grep -q 'Reveal.initialize' $$f || { echo "FAIL $$f: no reveal.js inside"; exit 1; }; \
 	  if grep -qE '(src|href)="https?://' $$f; then echo "FAIL $$f: loads something from the network"; exit 1; fi; \
 	done; echo "slides: $(words $(SLIDES)) decks build and are self-contained"
+	@$(MAKE) --no-print-directory test-slides-browser
 
 test-gpu: $(GPU_BIN) $(GRADER)
 	@echo "== GPU test suite =="

@@ -1,0 +1,31 @@
+# tests/slides/slides.mk: the lesson decks in a real browser (included by
+# slides/slides.mk; make test-slides, and so make test, runs it).
+#
+#   make test-slides-browser   every deck in Chromium at 1280x720 and
+#                              1920x1080: nothing past a slide's edge, every
+#                              image loaded, no request to the network, the
+#                              lesson's prose in the notes, a median slide of
+#                              at most 50 words; then the self-test, which
+#                              plants each of those faults and expects it caught
+#
+# Without Chromium it says it skipped and why; under CI (.ci/run installs
+# chromium) a missing browser is a failure, not a skip.
+
+SELFTEST_DECK := $(BUILD)/slides-selftest/broken-deck.html
+
+$(SELFTEST_DECK): tests/slides/fixtures/broken-deck.md slides/lesson-slides.lua slides/course.css \
+                  $(REVEAL_KIT)/dist/reveal.js
+	@mkdir -p $(dir $@)
+	@$(call DECK,$<,$@)
+
+test-slides-browser: $(SLIDES) $(SELFTEST_DECK) $(NPM_STAMP)
+	@chromium="$(FIND_CHROMIUM)"; \
+	if [ -z "$$chromium" ]; then \
+	  if [ -n "$$CI" ]; then echo "FAIL slides in Chromium: no chromium on this CI machine (.ci/run installs it)"; exit 1; fi; \
+	  echo "slides in Chromium: skipped: no chromium here (sudo apt-get install chromium)"; exit 0; \
+	fi; \
+	echo "== slides in Chromium: $(words $(SLIDES)) decks at 1280x720 and 1920x1080 =="; \
+	NPM_DIR=$(NPM_DIR) node tests/slides/check-decks.mjs "$$chromium" $(SLIDES) && \
+	NPM_DIR=$(NPM_DIR) node tests/slides/selftest.mjs "$$chromium" $(SELFTEST_DECK)
+
+.PHONY: test-slides-browser
