@@ -2,11 +2,13 @@
 # release.sh OUTDIR GRADER: the student copy of the course (make release).
 #
 # Ships every file git tracks, with its content in this working tree, except
-# solutions/ (the answers), tests/ (the course's own suites grade the
-# solutions' sources; the copy's tests/tests.mk is tests/release.mk) and
-# .ci/. The reference solutions go in compiled, as PTX at the default knobs
-# for the oldest GPU each exercise allows (grader/references/, written by
-# `grader references`). Writes OUTDIR/cuda-course-student.tar.gz.
+# solutions/ (the answers), the course's own suites that grade or read the
+# solutions' sources (tests/unit, gpu, cli, class; the copy's tests/tests.mk
+# is tests/release.mk) and .ci/. The decks' browser test (tests/slides)
+# ships: it needs no solution. The reference solutions go in compiled, as
+# PTX at the default knobs for the oldest GPU each exercise allows
+# (grader/references/, written by `grader references`). Writes
+# OUTDIR/cuda-course-student.tar.gz.
 set -euo pipefail
 out=${1:-build/release}
 grader=${2:-build/grader}
@@ -29,7 +31,8 @@ mkdir -p "$top"
 n=0
 while IFS= read -r -d '' f; do
     case $f in
-    solutions/* | tests/* | .ci/*) continue ;;
+    solutions/* | tests/unit/* | tests/gpu/* | tests/cli/* | tests/class/* | .ci/* | \
+        tests/tests.mk | tests/release.mk) continue ;;
     esac
     [ -f "$f" ] || continue          # deleted in the working tree
     mkdir -p "$top/$(dirname "$f")"

@@ -19,7 +19,10 @@ top=$work/unpacked/cuda-course
 
 # No solution source: no solutions/, and no file equal to one of them.
 [ ! -e "$top/solutions" ] || fail "solutions/ is in the student copy"
-[ "$(ls "$top/tests")" = tests.mk ] || fail "the course's own suites are in the student copy: $(ls "$top/tests")"
+for d in unit gpu cli class; do
+    [ ! -e "$top/tests/$d" ] || fail "tests/$d (it grades or reads the solutions) is in the student copy"
+done
+if grep -rlE 'solutions/|--solutions' "$top/tests"; then fail "a test in the copy needs solutions/"; fi
 sums=$(cd solutions && find . -name '*.cu' -exec sha256sum {} + | cut -d' ' -f1 | sort -u)
 while read -r f; do
     s=$(sha256sum "$f" | cut -d' ' -f1)
