@@ -559,10 +559,10 @@ int class_main(int argc, char **argv, const class_hooks *h)
         fprintf(stderr, "grader class: cannot read %s: %s\n", run.submissions, strerror(errno));
         return 2;
     }
-    printf("Grading %s: %d exercise%s per student, graded on %s, seed %llu. Results in %s/.\n",
+    printf("Grading %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
            run.submissions, run.nex, run.nex == 1 ? "" : "s",
-           run.gpu[0] ? run.gpu : "no GPU (compiled and mechanism-checked only)", run.g.seed,
-           run.out);
+           run.gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
+           run.gpu, run.g.seed, run.out);
     fflush(stdout);
     int rc = grade_all(&run, entries, n, h->grade);
     for (int i = 0; i < n; i++)
