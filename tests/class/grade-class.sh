@@ -39,7 +39,9 @@ echo "// ABSOLUTE-SECRET" >"$work/dee-src/abs.cu"
 ln -s /etc/passwd "$work/dee-src/lesson3/matmul.cu"
 tar -C "$work/dee-src" -cPzf "$subs/dee.tar.gz" \
     --transform='s,^outside.cu,../../outside.cu,;s,^abs.cu,/tmp/abs.cu,' outside.cu abs.cu lesson3
-tar -tPzf "$subs/dee.tar.gz" | grep -qx '../../outside.cu' || fail "tar did not keep the '..' entry"
+# (Listed whole first: grep -q in a pipe would end tar early, and pipefail.)
+listing=$(tar -tPzf "$subs/dee.tar.gz")
+grep -qx '../../outside.cu' <<<"$listing" || fail "tar did not keep the '..' entry"
 
 mkdir -p "$subs/eli"
 cp -r exercises/lesson0 exercises/lesson3 "$subs/eli/"
@@ -88,10 +90,10 @@ grep -q 'exercises/lesson3/matmul.cu(' "$out/students/cy/report.txt" || fail "cy
 
 # Verdicts: compile error, missing (refused) file, and the rest compiled.
 row() { grep "^$1," "$out/gradebook.csv"; }
-row cy | grep -q ',COMPILE,' || fail "cy's compile error is not COMPILE: $(row cy)"
-row dee | grep -q ',MISSING,' || fail "dee's refused matmul is not MISSING: $(row dee)"
+[[ $(row cy) == *,COMPILE,* ]] || fail "cy's compile error is not COMPILE: $(row cy)"
+[[ $(row dee) == *,MISSING,* ]] || fail "dee's refused matmul is not MISSING: $(row dee)"
 for s in ada bo eli; do
-    if row "$s" | grep -qE ',(COMPILE|MISSING|INTERNAL|NOT RUN),'; then fail "$s: $(row $s)"; fi
+    if grep -qE ',(COMPILE|MISSING|INTERNAL|NOT RUN),' <<<"$(row "$s")"; then fail "$s: $(row "$s")"; fi
 done
 grep -q 'is not in the submission: the entry lesson3/matmul.cu was refused: a symbolic link' \
     "$out/students/dee/report.json" || fail "dee's matmul row does not say why it is missing"
