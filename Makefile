@@ -65,6 +65,8 @@ help:
 	@echo "  make watch lessonN        grade again whenever you save one of the lesson's files"
 	@echo "  make progress             the course map: what passed, what was tried, what is next"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
+	@echo "  make grade-class SUBMISSIONS=dir   grade a whole class (instructors; see grader/instructor.mk)"
+	@echo "  make release              the student copy, without solution sources"
 	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"
 	@echo "  make static               compile every kernel with NVRTC and check mechanisms (no GPU)"
 	@echo "  make measure lesson2      measure coalescing on your GPU and plot it"
@@ -113,7 +115,7 @@ else
 	@$(GRADER) check $(LESSON_ARGS) $(GRADE_ARGS) $(PROGRESS_ARGS); s=$$?; [ $$s -ne 3 ] || s=0; exit $$s
 endif
 
-check-solutions: $(GRADER)
+check-solutions: full-course $(GRADER)
 	@$(GRADER) check $(LESSON_ARGS) --solutions --json $(BUILD)/report-solutions.json $(GRADE_ARGS)
 
 watch: $(GRADER)
@@ -136,3 +138,4 @@ clean:
 include tests/tests.mk
 include slides/slides.mk
 include grader/measure/measure.mk
+include grader/instructor.mk

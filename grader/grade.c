@@ -10,6 +10,7 @@
 #include "grade_internal.h"
 #include "limits.h"
 #include "mechanism.h"
+#include "reference.h"
 
 void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                   char *path, size_t len)
@@ -76,6 +77,15 @@ static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
 {
     for (int v = 0; v < N_VARIANTS; v++) {
         char path[1024];
+        if (v == V_SOLUTION && reference_is_compiled(g->o)) {
+            /* A student copy: no solutions/, the reference comes compiled. */
+            reference_source(g->ex, g->o, path, sizeof path);
+            set_stage("reading the compiled reference %s", shown(path, g->o));
+            if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[v],
+                               &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
+                compile_failed(v, &c[v], shown(path, g->o));
+            continue;
+        }
         variant_path(g->ex, v, g->o, path, sizeof path);
         set_stage("compiling %s", shown(path, g->o));
         g->D->compile(path, g->ex, variant_kernel(g->ex, v), g->knobs, g->dev.cc, &c[v]);
@@ -90,7 +100,9 @@ static void load_all(grade_ctx *g, const compiled c[N_VARIANTS])
         static char log[8192];
         char why[768];
         set_stage("loading %s onto the GPU", variant_name(v));
-        int o = g->D->load(&c[v], variant_kernel(g->ex, v), &g->k[v], log, sizeof log);
+        const char *name = v == V_SOLUTION && g->ref_kernel ? g->ref_kernel
+                         : variant_kernel(g->ex, v);
+        int o = g->D->load(&c[v], name, &g->k[v], log, sizeof log);
         if (!o)
             continue;
         if (load_log_limit(log, &g->dev, why, sizeof why))
@@ -154,6 +166,7 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     if (!o->correctness_only)
         s = time_and_judge(&g);
     say_verdict(&g, s, failed, what);
+    reference_stand_in_verdict(r, g.ref_note);
 
     for (int v = 0; v < N_VARIANTS; v++) {
         g.D->unload(&g.k[v]);

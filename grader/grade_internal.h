@@ -25,6 +25,10 @@ typedef struct grade_ctx {
     device_facts dev;
     kernel k[N_VARIANTS];
     result *r;
+    /* A student copy's compiled reference (reference.h): its entry point,
+     * and, when the baseline stood in for it, what the verdict must say. */
+    const char *ref_kernel;
+    char ref_note[400];
 } grade_ctx;
 
 /* grade_run.c */

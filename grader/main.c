@@ -30,12 +30,14 @@
 #include <time.h>
 #include <unistd.h>
 #include "child.h"
+#include "class.h"
 #include "compile.h"
 #include "knobs.h"
 #include "mechanism.h"
 #include "nogpu.h"
 #include "profile.h"
 #include "progress.h"
+#include "reference.h"
 #include "report.h"
 #include "static_check.h"
 #include "stats.h"
@@ -434,6 +436,15 @@ static int grade_all(options *o, const exercise **sel, int n, graded *g, result 
     return no_gpu;
 }
 
+/* `grader class` grades each exercise as `check` does (class.c). */
+static void grade_as_check(const exercise *ex, const int *knobs, const grade_opts *g,
+                           double timeout_s, result *r)
+{
+    grade_in_child(ex, knobs, g, timeout_s, r);
+    if (r->outcome == OUT_NO_GPU)
+        check_without_gpu(ex, knobs, g, r);
+}
+
 /* Is the graded folder the course's exercises/, the student's own work? */
 static int grading_own_exercises(const options *o)
 {
@@ -689,6 +700,11 @@ static int cmd_sweep(options *o)
 
 int main(int argc, char **argv)
 {
+    /* Instructors' commands, with options of their own. */
+    if (argc > 1 && !strcmp(argv[1], "class"))
+        return class_main(argc - 1, argv + 1, &(class_hooks){.grade = grade_as_check});
+    if (argc > 1 && !strcmp(argv[1], "references"))
+        return references_main(argc - 1, argv + 1);
     options o;
     if (parse_args(argc, argv, &o) != 0)
         return EXIT_USAGE;

@@ -6,7 +6,8 @@
 #                   every stub/solution/baseline, mechanism checks, the GPU
 #                   fixtures' expect files, SANITIZE=race's report; then the
 #                   command line (tests/cli/run.sh): make's messages, make
-#                   check without a GPU, watch, progress
+#                   check without a GPU, watch, progress; and the class tools
+#                   end to end (tests/class/class.mk)
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -48,6 +49,7 @@ test-cpu: $(UNIT_BIN) $(GRADER)
 	@CUDA_HOME=$(CUDA_HOME) bash tests/cli/run.sh
 	@GRADER=$(GRADER) bash tests/unit/race_check/run.sh
 	@$(MAKE) --no-print-directory test-slides
+	@$(MAKE) --no-print-directory test-class
 
 # Every lesson must become a deck that needs no network: reveal.js embedded,
 # no link to a CDN.
@@ -63,3 +65,5 @@ test-gpu: $(GPU_BIN) $(GRADER)
 	@$(GPU_BIN)
 
 .PHONY: check-package test-slides
+
+include tests/class/class.mk

@@ -40,7 +40,7 @@ measure: measure-data plots
 # lesson 10's two, lessons 6 and 8 with PADDING 1 (NVIDIA, 2022 pad every
 # shared-memory variant; their rows are renamed "...+padded"), and the
 # unpadded rolling variants of lessons 7 and 9 repeated for comparison.
-sweep-data: $(GRADER)
+sweep-data: full-course $(GRADER)
 	@mkdir -p $(MEASURE)
 	$(GRADER) check lesson6 lesson7 lesson8 lesson9 --solutions --set BLOCKS_PER_SM=4 \
 	  --sweep PDIST=$(SWEEP_PDIST) > $(MEASURE)/prefetch-sweep.tsv

@@ -23,6 +23,8 @@ Suite *nogpu_suite(void);
 Suite *knobs_suite(void);
 Suite *progress_suite(void);
 Suite *fixtures_suite(void);
+Suite *class_suite(void);
+Suite *reference_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

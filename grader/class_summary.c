@@ -1,0 +1,208 @@
+/* class_summary.c: what the instructor reads first (summary.md: pass rate
+ * per exercise and the commonest reason for failing it, so they see what to
+ * teach again, and the submissions to look at) and the same for tools
+ * (class.json). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "class.h"
+
+typedef struct tally {
+    int passed, judged, checked, failed;
+    const char *top;           /* the commonest failure reason */
+    int top_count;
+} tally;
+
+static void count(const class_run *run, int i, tally *t)
+{
+    memset(t, 0, sizeof *t);
+    for (int s = 0; s < run->nst; s++) {
+        const class_cell *c = &run->st[s].cell[i];
+        if (c->outcome == OUT_CHECKED || c->outcome == OUT_NO_GPU)
+            t->checked++;
+        else if (c->outcome != OUT_UNSUPPORTED)
+            t->judged++;
+        t->passed += outcome_is_pass(c->outcome);
+        if (!class_counts_as_failure(c->outcome))
+            continue;
+        t->failed++;
+        /* The first student with a reason counts it for everyone who shares it. */
+        int seen = 0, same = 0;
+        for (int p = 0; p < s && !seen; p++)
+            seen = class_counts_as_failure(run->st[p].cell[i].outcome) &&
+                   !strcmp(run->st[p].cell[i].reason, c->reason);
+        if (seen)
+            continue;
+        for (int q = s; q < run->nst; q++)
+            same += class_counts_as_failure(run->st[q].cell[i].outcome) &&
+                    !strcmp(run->st[q].cell[i].reason, c->reason);
+        if (same > t->top_count) {
+            t->top_count = same;
+            t->top = c->reason;
+        }
+    }
+}
+
+/* The summary's table, as markdown (md) or plain text for the terminal. */
+static void table(FILE *f, const class_run *run, int md)
+{
+    if (md)
+        fprintf(f, "| exercise | passed | pass rate | most common reason for failing |\n"
+                   "| --- | ---: | ---: | --- |\n");
+    else
+        fprintf(f, "%-28s %9s %6s  %s\n", "exercise", "passed", "rate",
+                "most common reason for failing");
+    for (int i = 0; i < run->nex; i++) {
+        tally t;
+        count(run, i, &t);
+        char id[96], passed[32], rate[16] = "n/a", why[256] = "-";
+        snprintf(id, sizeof id, "lesson%d/%s", run->ex[i]->lesson, run->ex[i]->name);
+        snprintf(passed, sizeof passed, "%d of %d", t.passed, t.judged);
+        if (!run->gpu[0])   /* nothing could pass: only compiled */
+            snprintf(passed, sizeof passed, "-");
+        else if (t.judged)
+            snprintf(rate, sizeof rate, "%.0f%%", 100.0 * t.passed / t.judged);
+        if (t.top)
+            snprintf(why, sizeof why, "%s (%d of %d)", t.top, t.top_count, t.failed);
+        else if (t.checked && !t.failed)
+            snprintf(why, sizeof why, "none; %d compiled and checked without a GPU", t.checked);
+        if (md)
+            fprintf(f, "| %s | %s | %s | %s |\n", id, passed, rate, why);
+        else
+            fprintf(f, "%-28s %9s %6s  %s\n", id, passed, rate, why);
+    }
+}
+
+static void look_at(FILE *f, const class_run *run)
+{
+    int any = 0;
+    for (int s = 0; s < run->nst; s++) {
+        const class_student *st = &run->st[s];
+        if (!st->nrefused && !st->error[0] && !st->budget_hit)
+            continue;
+        if (!any++)
+            fprintf(f, "\n## Submissions to look at\n\n");
+        fprintf(f, "- %s (%s):", st->name, st->entry);
+        if (st->error[0])
+            fprintf(f, " could not be read whole: %s.", st->error);
+        if (st->nrefused) {
+            fprintf(f, " %d entr%s refused:", st->nrefused, st->nrefused > 1 ? "ies" : "y");
+            for (int i = 0; i < st->nrefused && i < 4; i++) {
+                /* A backquote in the name would end the code span early. */
+                char name[SUB_NAME];
+                snprintf(name, sizeof name, "%s", st->refused[i].entry);
+                for (char *p = name; *p; p++)
+                    *p = *p == '`' ? '\'' : *p;
+                fprintf(f, "%s `%s` (%s)", i ? ";" : "", name, st->refused[i].why);
+            }
+            fprintf(f, "%s.", st->nrefused > 4 ? "; ..." : "");
+        }
+        if (st->budget_hit)
+            fprintf(f, " the time budget (%.0f s) ran out with %d exercise%s left.",
+                    run->budget_s, st->budget_hit, st->budget_hit > 1 ? "s" : "");
+        fprintf(f, " See students/%s/report.txt.\n", st->name);
+    }
+    for (int i = 0; i < run->n_not_graded; i++) {
+        if (!any++)
+            fprintf(f, "\n## Submissions to look at\n\n");
+        fprintf(f, "- %s\n", run->not_graded[i]);
+    }
+}
+
+int class_write_summary(const class_run *run, FILE *also)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/summary.md", run->out);
+    FILE *f = out_open(path);
+    if (!f)
+        return -1;
+    int cached = 0;
+    for (int s = 0; s < run->nst; s++)
+        cached += run->st[s].cached;
+    fprintf(f, "# Class summary\n\n");
+    fprintf(f, "%d student%s, graded %s%s, seed %llu (replay one with make check SEED=%llu), "
+            "%s UTC.\n", run->nst, run->nst == 1 ? "" : "s", run->gpu[0] ? "on " : "without a GPU",
+            run->gpu, run->g.seed, run->g.seed, run->date);
+    fprintf(f, "%d graded in this run; %d unchanged since their last grade and not graded "
+            "again. Time budget %.0f s per student, %.0f s per exercise.\n",
+            run->nst - cached, cached, run->budget_s, run->timeout_s);
+    if (!run->gpu[0])
+        fprintf(f, "\nNo GPU: nothing was run or timed. Kernels were compiled and their "
+                "mechanism checks read from the compiler; correctness, speed and pass rates "
+                "need an NVIDIA GPU.\n");
+    fprintf(f, "\n## Per exercise\n\n");
+    table(f, run, 1);
+    look_at(f, run);
+    fprintf(f, "\n## Files\n\n- `gradebook.csv`: a row per student\n"
+            "- `students/<name>/`: report.txt (as the student sees it), report.json, "
+            "junit.xml, submission.json\n- `leaderboards/`: per exercise, .md and .html\n"
+            "- `class.json`: all of this for tools\n");
+    if (out_commit(f, path) != 0)
+        return -1;
+    if (also) {
+        fprintf(also, "\n");
+        table(also, run, 0);
+        look_at(also, run);
+    }
+    return 0;
+}
+
+int class_write_json(const class_run *run)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/class.json", run->out);
+    FILE *f = out_open(path);
+    if (!f)
+        return -1;
+    fprintf(f, "{\n  \"seed\": %llu,\n  \"gpu\": ", run->g.seed);
+    json_escape(f, run->gpu);
+    fprintf(f, ",\n  \"compute_capability\": %d,\n  \"date\": ", run->cc);
+    json_escape(f, run->date);
+    fprintf(f, ",\n  \"budget_s\": %g,\n  \"timeout_s\": %g,\n  \"course_hash\": ",
+            run->budget_s, run->timeout_s);
+    json_escape(f, run->course);
+    fputs(",\n  \"exercises\": [", f);
+    for (int i = 0; i < run->nex; i++) {
+        char id[96];
+        snprintf(id, sizeof id, "lesson%d/%s", run->ex[i]->lesson, run->ex[i]->name);
+        fputs(i ? ", " : "", f);
+        json_escape(f, id);
+    }
+    fputs("],\n  \"students\": [", f);
+    for (int s = 0; s < run->nst; s++) {
+        const class_student *st = &run->st[s];
+        fprintf(f, "%s\n    {\"name\": ", s ? "," : "");
+        json_escape(f, st->name);
+        fputs(", \"entry\": ", f);
+        json_escape(f, st->entry);
+        fputs(", \"kind\": ", f);
+        json_escape(f, st->kind);
+        fputs(", \"content_hash\": ", f);
+        json_escape(f, st->key);
+        fprintf(f, ", \"graded_this_run\": %s, \"graded_at\": ", st->cached ? "false" : "true");
+        json_escape(f, st->graded_at);
+        fprintf(f, ", \"passed\": %d, \"out_of\": %d, \"refused_entries\": %d, "
+                "\"ignored_entries\": %d, \"budget_ran_out\": %s, \"error\": ", st->passed,
+                st->counted, st->nrefused, st->nignored, st->budget_hit ? "true" : "false");
+        if (st->error[0])
+            json_escape(f, st->error);
+        else
+            fputs("null", f);
+        fputs(", \"results\": [", f);
+        for (int i = 0; i < run->nex; i++) {
+            const class_cell *c = &st->cell[i];
+            fprintf(f, "%s\n      {\"outcome\": ", i ? "," : "");
+            json_escape(f, outcome_word(c->outcome));
+            if (c->timed)
+                fprintf(f, ", \"speedup\": %.4g, \"ms\": %.6g, \"baseline_ms\": %.6g, "
+                        "\"solution_ms\": %.6g", c->speedup, c->ms[V_STUDENT],
+                        c->ms[V_BASELINE], c->ms[V_SOLUTION]);
+            fputs(", \"reason\": ", f);
+            json_escape(f, class_counts_as_failure(c->outcome) ? c->reason : "");
+            fprintf(f, ", \"seconds\": %.2f}", c->seconds);
+        }
+        fputs("]}", f);
+    }
+    fputs("\n  ]\n}\n", f);
+    return out_commit(f, path);
+}

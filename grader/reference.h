@@ -1,0 +1,56 @@
+/* reference.h: where the reference solution the speed bar is measured
+ * against comes from.
+ *
+ * The full course compiles solutions/<file> with NVRTC like every other
+ * kernel. The student copy (`make release`) has no solutions/: it carries
+ * each exercise's reference compiled to PTX, at the course's default knobs,
+ * for the oldest GPU generation the exercise allows, as
+ * grader/references/lesson<N>/<name>.ptx; the driver compiles that PTX for
+ * the GPU it runs on. A knob set away from its default needs a reference the
+ * copy does not carry: the baseline is timed in its place and the verdict
+ * says so (reference_stand_in_verdict).
+ *
+ *   grader references --out DIR    write every exercise's PTX (make release)
+ *   grader references --verify     check a student copy: every PTX is there,
+ *                                  for the default knobs, and assembles; every
+ *                                  exercise file and baseline compiles
+ */
+#ifndef GRADER_REFERENCE_H
+#define GRADER_REFERENCE_H
+
+#include <stddef.h>
+#include "compile.h"
+#include "grade.h"
+
+/* 1 when this course has no solutions/ folder: references come as PTX. */
+int reference_is_compiled(const grade_opts *o);
+
+/* The file the reference for `ex` is read from: solutions/... or the PTX. */
+void reference_source(const exercise *ex, const grade_opts *o, char *path, size_t len);
+void reference_ptx_path(const exercise *ex, const char *dir, char *path, size_t len);
+
+/* How a kernel file is compiled: compile_file's contract (compile.h), or a
+ * device backend's stand-in for it in the CPU tests. */
+typedef void (*compile_fn)(const char *path, const exercise *ex, const char *kernel,
+                           const int *knobs, int cc, compiled *out);
+
+/* In a student copy: fill `c` with the reference for `ex` at `knobs`, as
+ * compile_file would (PTX only), and set *kernel to its entry point.
+ * Returns 0 then. When the copy has no reference for these knobs, compiles
+ * the baseline in its place with `compile` for compute capability `cc`,
+ * writes in `note` what the verdict must say, and returns 1. -1 when the PTX
+ * is missing or damaged, or the stand-in does not compile (c->error says
+ * which). */
+int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
+                   compile_fn compile, compiled *c, const char **kernel, char *note,
+                   size_t len);
+
+/* After the verdict, when reference_load returned 1: a speed verdict was
+ * measured against the baseline, not the reference, so it becomes PASS*
+ * (correct, speed not graded) and the message says why. */
+void reference_stand_in_verdict(result *r, const char *note);
+
+/* The `grader references` command (argv[0] is "references"). */
+int references_main(int argc, char **argv);
+
+#endif

@@ -1,0 +1,14 @@
+# class.mk: the class tools end to end on CPU (included by tests/tests.mk).
+#
+#   make test-class     make grade-class on a generated class of five (a
+#                       solution copy, the stubs, a compile error, a hostile
+#                       archive, an unchanged re-run), then make release
+#                       unpacked, built and compiled with no solutions/
+
+test-class: $(GRADER)
+	@$(NEED) zip command -v zip
+	@$(NEED) unzip command -v unzip
+	@bash tests/class/grade-class.sh
+	@bash tests/class/release.sh
+
+.PHONY: test-class
