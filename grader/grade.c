@@ -70,33 +70,33 @@ static void keep_detail(result *r, const char *text)
         snprintf(r->detail + n - 40, 40, "\n  ... (more in the log)\n");
 }
 
-/* Compile all three versions; 0 when they all built. */
+/* Compile all three versions at once; 0 when they all built. */
 static int compile_all(const exercise *ex, const int *knobs, const grade_opts *o,
                        int cc, compiled c[N_VARIANTS], result *r)
 {
+    char path[N_VARIANTS][1024];
+    compile_job jobs[N_VARIANTS];
     for (int v = 0; v < N_VARIANTS; v++) {
-        char path[1024];
-        variant_path(ex, v, o, path, sizeof path);
-        set_stage("compiling %s", shown(path, o));
-        compile_file(path, ex, variant_kernel(ex, v), knobs, cc, &c[v]);
-        /* NVRTC names the file as we gave it; show it as the student knows it. */
+        variant_path(ex, v, o, path[v], sizeof path[v]);
+        /* Named as the student knows the file, in every message. */
+        jobs[v] = (compile_job){.path = path[v], .name = shown(path[v], o), .ex = ex,
+                                .kernel = variant_kernel(ex, v), .knobs = knobs, .cc = cc};
+    }
+    set_stage("compiling the three versions");
+    compile_files(jobs, N_VARIANTS, c);
+    for (int v = 0; v < N_VARIANTS; v++) {
         if (c[v].ok)
             continue;
         if (v != V_STUDENT) {
-            say(r, OUT_INTERNAL, "The course's own copy of %s (%s) did not build: %s. This is "
+            say(r, OUT_INTERNAL, "The course's own copy of %s (%s) did not build: %s This is "
                 "a bug in the course, not in your kernel; please report it.",
-                variant_name(v), shown(path, o), c[v].error);
+                variant_name(v), shown(path[v], o), c[v].error);
             keep_detail(r, c[v].log);
             return -1;
         }
-        if (c[v].missing) {
-            say(r, OUT_MISSING, "%s", c[v].error);
-            return -1;
-        }
-        say(r, OUT_COMPILE_ERROR, "%s does not compile. The compiler's messages below "
-            "name the file and line (file(line): error: ...); fix the first one first, "
-            "later ones often follow from it.", shown(path, o));
-        keep_detail(r, c[v].log ? c[v].log : c[v].error);
+        /* compile.c says what happened: compile error, missing, refused, resources. */
+        say(r, c[v].outcome, "%s", c[v].error);
+        keep_detail(r, c[v].log);
         return -1;
     }
     return 0;

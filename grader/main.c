@@ -309,7 +309,7 @@ static void compile_without_gpu(const exercise *ex, const int *knobs, const grad
     r->res[V_STUDENT] = c.res;
     r->res[V_STUDENT].occupancy_pct = -1;
     if (!c.ok) {
-        r->outcome = c.missing ? OUT_MISSING : OUT_COMPILE_ERROR;
+        r->outcome = c.outcome;
         snprintf(r->message, sizeof r->message, "%s", c.error);
         snprintf(r->detail, sizeof r->detail, "%s", c.log ? c.log : "");
     } else {

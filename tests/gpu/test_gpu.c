@@ -201,6 +201,21 @@ START_TEST(too_many_resources_is_explained)
 }
 END_TEST
 
+/* The rules checked before anything runs (tests/unit/test_*_rules.c test
+ * them on CPU; here they go through the whole grading child). */
+START_TEST(include_outside_toolkit_is_refused)
+{
+    expect_fault("include_outside", NULL, "REFUSED", "may include only");
+}
+END_TEST
+
+START_TEST(runaway_compile_is_stopped)
+{
+    expect_fault("slow_compile", "GRADER_COMPILE_TIMEOUT=2", "COMPILE",
+                 "did not compile within 2 s");
+}
+END_TEST
+
 /* SANITIZE=1, through make as a student types it: compute-sanitizer must
  * name the bad write, and the grader must still report the crash. */
 START_TEST(sanitizer_names_the_bad_access)
@@ -257,6 +272,8 @@ static Suite *gpu_suite(void)
     tcase_add_test(faults, too_many_resources_is_explained);
     tcase_add_test(faults, grading_goes_on_after_a_crash);
     tcase_add_test(faults, sanitizer_names_the_bad_access);
+    tcase_add_test(faults, include_outside_toolkit_is_refused);
+    tcase_add_test(faults, runaway_compile_is_stopped);
     TCase *all[] = {sol, stub, base, faults};
     for (int i = 0; i < 4; i++) {
         tcase_set_timeout(all[i], 1800);

@@ -15,6 +15,8 @@ Suite *mechanism_suite(void);
 Suite *report_suite(void);
 Suite *specs_suite(void);
 Suite *static_suite(void);
+Suite *source_rules_suite(void);
+Suite *compile_limits_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.
