@@ -6,7 +6,8 @@
  * compile_files is the one path: read the file and check its includes (in
  * this process), compile it in a child (compile_child.c, nvrtc_compile.c)
  * that is confined to the toolkit's headers and sends back log, PTX, cubin
- * and resources through a pipe. */
+ * and resources through a pipe, then check the PTX for writable device
+ * globals. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "compile_child.h"
 #include "fileio.h"
 #include "nvrtc_compile.h"
+#include "ptx_rules.h"
 #include "source_rules.h"
 
 /* Far more than any kernel file of the course (a few KB); a bigger file is
@@ -82,6 +84,18 @@ static void collect(const compile_child *ch, const char *name, compiled *out)
              "tried to open %s, which is not one of the CUDA toolkit's headers; a kernel file "
              "may include only the CUDA toolkit's headers, and the grader never reads another "
              "file for it.", name, refused);
+}
+
+/* The rules that need the compiled kernel. */
+static void check_compiled(const char *name, compiled *out)
+{
+    char msg[900];
+    if (out->ok && ptx_check_device_globals(out->ptx, msg, sizeof msg) != 0) {
+        out->ok = 0;
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused before running: its kernel %s",
+                 name, msg);
+    }
 }
 
 /* Before the compiler: the file can be read, is not huge, and includes only
@@ -152,6 +166,7 @@ static void compile_batch(const compile_job *jobs, int n, compiled *out)
         const char *name = jobs[i].name ? jobs[i].name : jobs[i].path;
         if (ch[i].pid) {
             collect(&ch[i], name, &out[i]);
+            check_compiled(name, &out[i]);
         }
         free(ch[i].out);
         free(src[i]);

@@ -203,6 +203,12 @@ END_TEST
 
 /* The rules checked before anything runs (tests/unit/test_*_rules.c test
  * them on CPU; here they go through the whole grading child). */
+START_TEST(cached_answer_is_refused)
+{
+    expect_fault("cached_answer", NULL, "REFUSED", "__device__ variable");
+}
+END_TEST
+
 START_TEST(include_outside_toolkit_is_refused)
 {
     expect_fault("include_outside", NULL, "REFUSED", "may include only");
@@ -272,6 +278,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(faults, too_many_resources_is_explained);
     tcase_add_test(faults, grading_goes_on_after_a_crash);
     tcase_add_test(faults, sanitizer_names_the_bad_access);
+    tcase_add_test(faults, cached_answer_is_refused);
     tcase_add_test(faults, include_outside_toolkit_is_refused);
     tcase_add_test(faults, runaway_compile_is_stopped);
     TCase *all[] = {sol, stub, base, faults};

@@ -16,6 +16,7 @@ Suite *report_suite(void);
 Suite *specs_suite(void);
 Suite *static_suite(void);
 Suite *source_rules_suite(void);
+Suite *ptx_rules_suite(void);
 Suite *compile_limits_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,

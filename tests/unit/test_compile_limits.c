@@ -106,7 +106,7 @@ START_TEST(concurrent_compiles_keep_their_results)
         {.path = FIXTURES "syntax_error.cu", .ex = &ex, .kernel = "fx_scale", .cc = 90},
         {.path = FIXTURES "good.cu", .name = "shown/good.cu", .ex = &ex, .kernel = "fx_scale",
          .cc = 90},
-        {.path = FIXTURES "other_name.cu", .ex = &ex, .kernel = "fx_scale", .cc = 90},
+        {.path = RULES "device_counter.cu", .ex = &ex, .kernel = "fx_scale", .cc = 90},
         {.path = FIXTURES "good.cu", .ex = &ex, .kernel = "fx_scale", .cc = 75},
     };
     compiled c[4];
@@ -116,7 +116,7 @@ START_TEST(concurrent_compiles_keep_their_results)
     ck_assert_msg(c[1].ok, "%s", c[1].error);
     ck_assert_ptr_nonnull(strstr(c[1].ptx, ".entry fx_scale("));
     ck_assert_int_gt(c[1].cubin_size, 0);
-    ck_assert_int_eq(c[2].outcome, OUT_MISSING);
+    ck_assert_int_eq(c[2].outcome, OUT_REFUSED);
     ck_assert_msg(c[3].ok, "%s", c[3].error);
     ck_assert_str_eq(c[3].target, "sm_75");
     for (int i = 0; i < 4; i++)

@@ -14,6 +14,7 @@ int main(void)
     srunner_add_suite(sr, specs_suite());
     srunner_add_suite(sr, static_suite());
     srunner_add_suite(sr, source_rules_suite());
+    srunner_add_suite(sr, ptx_rules_suite());
     srunner_add_suite(sr, compile_limits_suite());
     srunner_run_all(sr, CK_NORMAL);
     int failed = srunner_ntests_failed(sr);
