@@ -6,8 +6,8 @@
  * compile_files is the one path: read the file and check its includes (in
  * this process), compile it in a child (compile_child.c, nvrtc_compile.c)
  * that is confined to the toolkit's headers and sends back log, PTX, cubin
- * and resources through a pipe, then check the PTX for writable device
- * globals. */
+ * and resources through a pipe, then check the resources against the
+ * hardware's limits and the PTX for writable device globals. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +18,7 @@
 #include "fileio.h"
 #include "nvrtc_compile.h"
 #include "ptx_rules.h"
+#include "resource_limits.h"
 #include "source_rules.h"
 
 /* Far more than any kernel file of the course (a few KB); a bigger file is
@@ -90,6 +91,12 @@ static void collect(const compile_child *ch, const char *name, compiled *out)
 static void check_compiled(const char *name, compiled *out)
 {
     char msg[900];
+    if ((out->ok || out->outcome == OUT_COMPILE_ERROR) && resource_overflow(out, msg, sizeof msg)) {
+        out->ok = 0;
+        out->outcome = OUT_RESOURCES;
+        snprintf(out->error, sizeof out->error, "%s", msg);
+        return;
+    }
     if (out->ok && ptx_check_device_globals(out->ptx, msg, sizeof msg) != 0) {
         out->ok = 0;
         out->outcome = OUT_REFUSED;

@@ -215,6 +215,12 @@ START_TEST(include_outside_toolkit_is_refused)
 }
 END_TEST
 
+START_TEST(too_much_shared_memory_is_named)
+{
+    expect_fault("huge_shared", NULL, "RESOURCES", "48 KB (49152 bytes) of static shared memory");
+}
+END_TEST
+
 START_TEST(runaway_compile_is_stopped)
 {
     expect_fault("slow_compile", "GRADER_COMPILE_TIMEOUT=2", "COMPILE",
@@ -280,6 +286,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(faults, sanitizer_names_the_bad_access);
     tcase_add_test(faults, cached_answer_is_refused);
     tcase_add_test(faults, include_outside_toolkit_is_refused);
+    tcase_add_test(faults, too_much_shared_memory_is_named);
     tcase_add_test(faults, runaway_compile_is_stopped);
     TCase *all[] = {sol, stub, base, faults};
     for (int i = 0; i < 4; i++) {

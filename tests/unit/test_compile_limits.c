@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "compile.h"
+#include "resource_limits.h"
 #include "suites.h"
 
 #define RULES "tests/unit/fixtures/rules/"
@@ -97,6 +98,58 @@ START_TEST(huge_file_not_compiled)
 }
 END_TEST
 
+typedef struct over {
+    const char *file;
+    const char *words[4];   /* the resource, the amount, the limit */
+} over;
+
+static const over overs[] = {
+    {"huge_shared.cu", {"static shared memory", "1200000 bytes", "48 KB (49152 bytes)"}},
+    {"huge_constant.cu", {"__constant__ data", "80000 bytes", "64 KB (65536 bytes)"}},
+    {"huge_local.cu", {"local memory per thread", "4194304 bytes", "512 KB (524288 bytes)"}},
+    {"huge_params.cu", {"parameters", "36012 bytes", "32764 bytes"}},
+};
+
+START_TEST(resource_named)
+{
+    const over *o = &overs[_i];
+    char path[200];
+    snprintf(path, sizeof path, RULES "%s", o->file);
+    compiled c;
+    compile_fixture(path, "fx_scale", &c);
+    ck_assert_msg(!c.ok && c.outcome == OUT_RESOURCES, "%s: outcome %s: %s", o->file,
+                  outcome_word(c.outcome), c.error);
+    for (int w = 0; w < 4 && o->words[w]; w++)
+        ck_assert_msg(strstr(c.error, o->words[w]), "%s: no '%s' in: %s", o->file, o->words[w],
+                      c.error);
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(resource_at_the_limit_allowed)
+{
+    compiled c;
+    compile_fixture(RULES "shared_48k.cu", "fx_scale", &c);
+    ck_assert_msg(c.ok, "%s", c.error);
+    ck_assert_int_eq(c.res.smem_static, 49152);
+    compiled_free(&c);
+}
+END_TEST
+
+START_TEST(bytes_for_people)
+{
+    char b[32];
+    format_bytes(512, b, sizeof b);
+    ck_assert_str_eq(b, "512 bytes");
+    format_bytes(49152, b, sizeof b);
+    ck_assert_str_eq(b, "48 KB");
+    format_bytes(80000, b, sizeof b);
+    ck_assert_str_eq(b, "78.1 KB");
+    format_bytes(1200000, b, sizeof b);
+    ck_assert_str_eq(b, "1.1 MB");
+}
+END_TEST
+
 /* Three files at once, each with a different fate: the results must not be
  * mixed up between the children. */
 START_TEST(concurrent_compiles_keep_their_results)
@@ -107,7 +160,7 @@ START_TEST(concurrent_compiles_keep_their_results)
         {.path = FIXTURES "good.cu", .name = "shown/good.cu", .ex = &ex, .kernel = "fx_scale",
          .cc = 90},
         {.path = RULES "device_counter.cu", .ex = &ex, .kernel = "fx_scale", .cc = 90},
-        {.path = FIXTURES "good.cu", .ex = &ex, .kernel = "fx_scale", .cc = 75},
+        {.path = RULES "huge_shared.cu", .ex = &ex, .kernel = "fx_scale", .cc = 75},
     };
     compiled c[4];
     compile_files(jobs, 4, c);
@@ -117,7 +170,7 @@ START_TEST(concurrent_compiles_keep_their_results)
     ck_assert_ptr_nonnull(strstr(c[1].ptx, ".entry fx_scale("));
     ck_assert_int_gt(c[1].cubin_size, 0);
     ck_assert_int_eq(c[2].outcome, OUT_REFUSED);
-    ck_assert_msg(c[3].ok, "%s", c[3].error);
+    ck_assert_int_eq(c[3].outcome, OUT_RESOURCES);
     ck_assert_str_eq(c[3].target, "sm_75");
     for (int i = 0; i < 4; i++)
         compiled_free(&c[i]);
@@ -147,6 +200,13 @@ Suite *compile_limits_suite(void)
     tcase_add_test(tc, limit_from_environment);
     tcase_add_test(tc, memory_limit_stops_the_compiler);
     tcase_add_test(tc, huge_file_not_compiled);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("resources");
+    tcase_set_timeout(tc, 60);
+    tcase_add_loop_test(tc, resource_named, 0, (int)(sizeof overs / sizeof *overs));
+    tcase_add_test(tc, resource_at_the_limit_allowed);
+    tcase_add_test(tc, bytes_for_people);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("concurrent");
