@@ -228,6 +228,18 @@ START_TEST(runaway_compile_is_stopped)
 }
 END_TEST
 
+/* Lesson 9 answered with libcu++ (cuda::pipeline, cuda::memcpy_async) must
+ * pass like the __pipeline_* reference does. */
+START_TEST(libcuxx_lesson9_answer_passes)
+{
+    run_grader("libcuxx", NULL, "lesson9 --student-dir tests/unit/fixtures/lesson9-libcuxx");
+    int n = read_report(OUTDIR "/libcuxx.json", recs, MAX_RECS);
+    ck_assert_msg(n == 1, "expected one record in %s/libcuxx.json, got %d", OUTDIR, n);
+    ck_assert_msg(!strcmp(recs[0].outcome, "PASS"), "the libcu++ answer to lesson 9 gave %s: %s",
+                  recs[0].outcome, recs[0].message);
+}
+END_TEST
+
 /* SANITIZE=1, through make as a student types it: compute-sanitizer must
  * name the bad write, and the grader must still report the crash. */
 START_TEST(sanitizer_names_the_bad_access)
@@ -288,6 +300,7 @@ static Suite *gpu_suite(void)
     tcase_add_test(faults, include_outside_toolkit_is_refused);
     tcase_add_test(faults, too_much_shared_memory_is_named);
     tcase_add_test(faults, runaway_compile_is_stopped);
+    tcase_add_test(sol, libcuxx_lesson9_answer_passes);
     TCase *all[] = {sol, stub, base, faults};
     for (int i = 0; i < 4; i++) {
         tcase_set_timeout(all[i], 1800);
