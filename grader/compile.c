@@ -145,6 +145,7 @@ static void compile_batch(const compile_job *jobs, int n, compiled *out)
     compile_child ch[BATCH];
     char *src[BATCH];
     memset(ch, 0, sizeof ch);
+    nvrtc_warm_up();
     for (int i = 0; i < n; i++) {
         const compile_job *job = &jobs[i];
         const char *name = job->name ? job->name : job->path;

@@ -243,6 +243,21 @@ done:
         nvrtcDestroyProgram(&prog);
 }
 
+void nvrtc_warm_up(void)
+{
+    static int warm;
+    if (warm)
+        return;
+    warm = 1;
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, "extern \"C\" __global__ void warm_up() {}", "warm_up.cu",
+                           0, NULL, NULL) != NVRTC_SUCCESS)
+        return;
+    const char *opts[] = {"-arch=compute_75"};
+    nvrtcCompileProgram(prog, 1, opts);   /* nothing to check: only the start-up counts */
+    nvrtcDestroyProgram(&prog);
+}
+
 /* What the compile child sends back, followed by the log, PTX and cubin.
  * Parent and child are the same program, so the struct travels as bytes. */
 typedef struct wire {

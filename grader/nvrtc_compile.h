@@ -14,6 +14,12 @@ typedef struct child_task {
     compiled c;             /* target set by the parent */
 } child_task;
 
+/* Start NVRTC up once in this process (about 30 ms: it loads its built-in
+ * headers), so every compile child forked afterwards inherits it ready
+ * instead of paying for it again. NVRTC leaves no thread behind, so the
+ * state forks safely. */
+void nvrtc_warm_up(void);
+
 /* The compile child's work: confine itself to the toolkit's headers, run
  * NVRTC on task->src and write the result to fd. `arg` is a child_task. */
 void nvrtc_child_body(void *arg, int fd);
