@@ -8,10 +8,12 @@
  * that is confined to the toolkit's headers and sends back log, PTX, cubin
  * and resources through a pipe, then check the resources against the
  * hardware's limits and the PTX for writable device globals. */
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include "compile.h"
 #include "compile_child.h"
@@ -105,10 +107,36 @@ static void check_compiled(const char *name, compiled *out)
     }
 }
 
-/* Before the compiler: the file can be read, is not huge, and includes only
- * the toolkit. Returns the source, or NULL with `out` filled. */
+/* Does `path`, links resolved, lie inside folder `dir`? */
+static int lies_within(const char *path, const char *dir)
+{
+    char real[PATH_MAX], root[PATH_MAX];
+    if (!realpath(path, real) || !realpath(dir, root))
+        return 0;
+    size_t n = strlen(root);
+    return !strncmp(real, root, n) && real[n] == '/';
+}
+
+/* Before the compiler: the file is a regular file inside its folder, can be
+ * read, is not huge, and includes only the toolkit. Returns the source, or
+ * NULL with `out` filled. */
 static char *read_and_scan(const compile_job *job, const char *name, compiled *out)
 {
+    struct stat st;
+    if (stat(job->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused: it is not a regular file (a "
+                 "folder, a device or a pipe); hand in the kernel file itself.", name);
+        return NULL;
+    }
+    if (job->within && stat(job->path, &st) == 0 && !lies_within(job->path, job->within)) {
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused: it is a symbolic link, or lies "
+                 "in a linked folder, that leads out of %s. Hand in the file itself: the "
+                 "grader never reads a file outside your folder for you (so no report can "
+                 "show one).", name, job->within);
+        return NULL;
+    }
     size_t len = 0;
     char *src = read_text_file(job->path, &len);
     if (!src) {

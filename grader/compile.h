@@ -37,6 +37,9 @@ typedef struct compile_job {
     const char *path;       /* the file to read */
     const char *name;       /* the file as the student knows it, for every message
                                (NULL: path) */
+    const char *within;     /* the folder the file must really lie in, symbolic links
+                               resolved (a student's file may not lead outside the
+                               submission); NULL: anywhere */
     const exercise *ex;     /* its knobs become -D<knob>=<value> */
     const char *kernel;     /* the entry point the file must define */
     const int *knobs;

@@ -82,6 +82,12 @@ static int compile_all(const exercise *ex, const int *knobs, const grade_opts *o
         jobs[v] = (compile_job){.path = path[v], .name = shown(path[v], o), .ex = ex,
                                 .kernel = variant_kernel(ex, v), .knobs = knobs, .cc = cc};
     }
+    /* The student's file may not be a link out of the student's folder. */
+    char folder[1024] = "";
+    if (!ex->demo)
+        snprintf(folder, sizeof folder, "%.*s",
+                 (int)(strlen(path[V_STUDENT]) - strlen(ex->file) - 1), path[V_STUDENT]);
+    jobs[V_STUDENT].within = folder[0] ? folder : NULL;
     set_stage("compiling the three versions");
     compile_files(jobs, N_VARIANTS, c);
     for (int v = 0; v < N_VARIANTS; v++) {

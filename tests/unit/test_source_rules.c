@@ -395,6 +395,69 @@ START_TEST(shadowed_toolkit_header_refused)
 }
 END_TEST
 
+/* The student's file itself leading out of the submission: a symbolic link
+ * to the secret, to the course's solution, or a linked folder. An instructor
+ * grading --student-dir submissions/alice must never compile or show them. */
+static compiled compile_within(const char *path, const char *folder)
+{
+    exercise ex = {.name = "fixture", .kernel = "fx_scale"};
+    compile_job job = {.path = path, .within = folder, .ex = &ex, .kernel = "fx_scale",
+                       .cc = 90};
+    compiled c;
+    compile_files(&job, 1, &c);
+    return c;
+}
+
+START_TEST(student_file_may_not_lead_out)
+{
+    planted p;
+    plant(&p);
+    char link[200], sub[200], inner[240], real[1200], fifo[200];
+    /* A link to the secret. */
+    snprintf(link, sizeof link, "%s/kernel.cu", p.student);
+    ck_assert_int_eq(symlink(p.secret, link), 0);
+    compiled c = compile_within(link, p.student);
+    ck_assert_msg(c.outcome == OUT_REFUSED && strstr(c.error, "leads out of"), "%s", c.error);
+    assert_no_secret(&c, "the student's file is a link to the secret");
+    compiled_free(&c);
+    /* A linked folder: student/lesson0 -> the course's solutions/lesson0. */
+    char cwd[1024];
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(sub, sizeof sub, "%s/lesson0", p.student);
+    snprintf(real, sizeof real, "%s/solutions/lesson0", cwd);
+    ck_assert_int_eq(symlink(real, sub), 0);
+    snprintf(inner, sizeof inner, "%s/saxpy.cu", sub);
+    c = compile_within(inner, p.student);
+    ck_assert_msg(c.outcome == OUT_REFUSED, "a linked folder: %s %s", outcome_word(c.outcome),
+                  c.error);
+    compiled_free(&c);
+    /* A link that stays inside the folder is the student's own business. */
+    unlink(link);
+    snprintf(real, sizeof real, "%s/real.cu", p.student);
+    write_file(real, "extern \"C\" __global__ void fx_scale(float *y) { y[0] = 1; }\n");
+    ck_assert_int_eq(symlink("real.cu", link), 0);
+    c = compile_within(link, p.student);
+    ck_assert_msg(c.ok, "a link inside the folder: %s", c.error);
+    compiled_free(&c);
+    /* And the student's folder itself may be a link. */
+    char alias[200];
+    snprintf(alias, sizeof alias, "%s/alias", p.top);
+    ck_assert_int_eq(symlink(p.student, alias), 0);
+    snprintf(inner, sizeof inner, "%s/real.cu", alias);
+    c = compile_within(inner, alias);
+    ck_assert_msg(c.ok, "a linked student folder: %s", c.error);
+    compiled_free(&c);
+    /* A pipe would block the grader's read forever. */
+    snprintf(fifo, sizeof fifo, "%s/pipe.cu", p.student);
+    ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+    c = compile_within(fifo, p.student);
+    ck_assert_msg(c.outcome == OUT_REFUSED && strstr(c.error, "not a regular file"), "%s",
+                  c.error);
+    compiled_free(&c);
+    unplant(&p);
+}
+END_TEST
+
 Suite *source_rules_suite(void)
 {
     Suite *s = suite_create("source_rules");
@@ -413,6 +476,7 @@ Suite *source_rules_suite(void)
     tcase_add_test(tc, sandbox_passes_everything_until_entered);
     tcase_add_test(tc, sandbox_refusal_reaches_the_report);
     tcase_add_test(tc, shadowed_toolkit_header_refused);
+    tcase_add_test(tc, student_file_may_not_lead_out);
     suite_add_tcase(s, tc);
     return s;
 }
