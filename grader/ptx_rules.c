@@ -273,6 +273,17 @@ static void check_global(void *ctx, const char *t, const decl *d)
     }
 }
 
+/* Is `word` used as a name anywhere in `t`? */
+static int has_name(const char *t, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = t; (p = strstr(p, word)) != NULL; p += n)
+        if ((p == t || !(ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')) &&
+            !ident_char((unsigned char)p[n]))
+            return 1;
+    return 0;
+}
+
 int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
 {
     if (len)
@@ -286,7 +297,18 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
     }
     global_scan g = {.orig = ptx};
     walk_decls(t, ".global", check_global, &g);
+    /* The device heap is device memory that outlives a launch too. */
+    int heap = has_name(t, "malloc") || has_name(t, "__nv_aligned_device_malloc");
     free(t);
+    if (!g.found && heap) {
+        snprintf(msg, len, "allocates device memory with malloc or new: the device heap "
+                 "outlives a launch, and so does what a block left in it, so a kernel could "
+                 "find an answer it computed on an earlier launch there instead of computing "
+                 "it. The grader times many launches, so it refuses device-side allocation "
+                 "as it refuses any __device__ variable the kernel can write. Keep what one "
+                 "launch needs in registers or shared memory.");
+        return -1;
+    }
     if (!g.found)
         return 0;
 

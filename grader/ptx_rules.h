@@ -16,9 +16,10 @@
 
 #include <stddef.h>
 
-/* 0 when `ptx` declares no device-global variable its code can write; else
- * -1, with a message in `msg` that names the first such variable, contains
- * "__device__ variable" and says why the rule exists. */
+/* 0 when `ptx` declares no device-global variable its code can write and
+ * allocates nothing on the device heap; else -1, with a message in `msg`
+ * that names the first such variable, contains "__device__ variable" and
+ * says why the rule exists. */
 int ptx_check_device_globals(const char *ptx, char *msg, size_t len);
 
 /* Bytes of statically sized .shared and of .const data that `ptx` declares

@@ -110,6 +110,19 @@ START_TEST(ptx_hidden_declarations_refused)
 }
 END_TEST
 
+START_TEST(ptx_device_heap_refused)
+{
+    char msg[1024];
+    ck_assert_int_eq(check(".extern .func  (.param .b64 func_retval0) malloc\n(\n"
+                           "\t.param .b64 malloc_param_0\n);\n"
+                           ".visible .entry k() {\n\tcall.uni (retval0), \n\tmalloc, \n"
+                           "\t(\n\tparam0\n\t);\n}\n", msg), -1);
+    ck_assert_ptr_nonnull(strstr(msg, "device heap"));
+    /* A name that only contains the word is not the allocator. */
+    ck_assert_int_eq(check(".visible .entry my_malloc_free_kernel() {\n\tret;\n}\n", msg), 0);
+}
+END_TEST
+
 START_TEST(ptx_declared_sizes)
 {
     long shared, constant;
@@ -155,6 +168,7 @@ static const case_ cases[] = {
     {"asm_global.cu", "fx_scale", "'fx_hidden_count'"},
     {"uses_printf.cu", "fx_scale", "printf"},
     {"device_table_indexed.cu", "fx_scale", "__constant__"},
+    {"device_heap.cu", "fx_scale", "malloc or new"},
     {"readonly_tables.cu", "fx_scale", NULL},
     {"toolkit_tour.cu", "fx_tour", NULL},
 };
@@ -189,6 +203,7 @@ Suite *ptx_rules_suite(void)
     tcase_add_test(tc, ptx_instructions_are_not_declarations);
     tcase_add_test(tc, ptx_address_taken_refused);
     tcase_add_test(tc, ptx_hidden_declarations_refused);
+    tcase_add_test(tc, ptx_device_heap_refused);
     tcase_add_test(tc, ptx_declared_sizes);
     tcase_add_test(tc, readable_names);
     suite_add_tcase(s, tc);
