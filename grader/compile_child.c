@@ -64,9 +64,13 @@ static void set_limits(double limit_s, size_t mem_bytes)
     rlim_t cpu = (rlim_t)ceil(limit_s) + 2;
     struct rlimit cpu_limit = {cpu, cpu + 1};
     setrlimit(RLIMIT_CPU, &cpu_limit);
-    if (mem_bytes) {
-        size_t have = current_vm_bytes();
-        struct rlimit as = {have + mem_bytes, have + mem_bytes};
+    struct rlimit as;
+    if (mem_bytes && getrlimit(RLIMIT_AS, &as) == 0) {
+        /* Never above a limit the grader was started with. */
+        rlim_t want = (rlim_t)(current_vm_bytes() + mem_bytes);
+        if (as.rlim_max != RLIM_INFINITY && want > as.rlim_max)
+            want = as.rlim_max;
+        as.rlim_cur = as.rlim_max = want;
         setrlimit(RLIMIT_AS, &as);
     }
     prctl(PR_SET_PDEATHSIG, SIGKILL);
