@@ -278,7 +278,7 @@ static const char *bad_header(const scan *sc, const char *hdr, int must_exist)
     "in it, and it never reads another file for you (so no report can show one)."
 
 /* A header name in <> or "" at the cursor, read into `hdr`. 0 when there is
- * none (a macro, or an unterminated name). */
+ * none (a macro, an unterminated name, or one too long to check whole). */
 static int read_header_name(cursor *c, char *hdr, size_t len)
 {
     int open = peek(c), close = open == '<' ? '>' : '"';
@@ -286,13 +286,16 @@ static int read_header_name(cursor *c, char *hdr, size_t len)
         return 0;
     advance(c);
     size_t n = 0;
+    int whole = 1;
     while (peek(c) && peek(c) != '\n' && peek(c) != close) {
         if (n + 1 < len)
             hdr[n++] = (char)peek(c);
+        else
+            whole = 0;
         advance(c);
     }
     hdr[n] = 0;
-    if (peek(c) != close)
+    if (peek(c) != close || !whole)
         return 0;
     advance(c);
     return 1;
@@ -305,7 +308,8 @@ static void check_include(scan *sc, int line)
     int open = peek(&sc->c);
     if (!read_header_name(&sc->c, hdr, sizeof hdr)) {
         refuse(sc, line, "#include is refused: its file is not named literally as <name> or "
-               "\"name\" (a macro, or a name that does not end on its line); " ONLY_TOOLKIT);
+               "\"name\" (a macro, a name that does not end on its line, or one of over 500 "
+               "characters); " ONLY_TOOLKIT);
         return;
     }
     snprintf(shown, sizeof shown, "%c%s%c", open, hdr, open == '<' ? '>' : '"');
