@@ -237,40 +237,77 @@ void ptx_readable_name(const char *sym, size_t n, char *out, size_t len, char *l
     }
 }
 
-typedef struct global_scan {
-    const char *orig;       /* the PTX as compiled, for quoting an instruction */
-    int found;              /* 1 once a writable variable was found */
+/* The declared .global names, sorted, so each name in the PTX is looked up
+ * once: the check stays linear in the PTX's size however many variables a
+ * hostile file declares. */
+typedef struct name_ref {
+    const char *s;
+    size_t n, at;           /* length; offset of its declaration */
+} name_ref;
+
+typedef struct names {
+    name_ref *v;
+    size_t n, cap;
+    int failed;             /* out of memory: refuse rather than pass */
+} names;
+
+static void add_name(void *ctx, const char *t, const decl *d)
+{
+    names *ns = ctx;
+    if (ns->n == ns->cap) {
+        size_t cap = ns->cap ? 2 * ns->cap : 64;
+        name_ref *v = realloc(ns->v, cap * sizeof *v);
+        if (!v) {
+            ns->failed = 1;
+            return;
+        }
+        ns->v = v;
+        ns->cap = cap;
+    }
+    ns->v[ns->n++] = (name_ref){.s = t + d->name_at, .n = d->name_len, .at = d->name_at};
+}
+
+static int cmp_name(const void *a, const void *b)
+{
+    const name_ref *x = a, *y = b;
+    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
+    return c ? c : (x->n > y->n) - (x->n < y->n);
+}
+
+typedef struct found {
     char name[256];
     char opcode[64];
-} global_scan;
+} found;
 
-/* Is declared variable `d` named anywhere but in loads? */
-static void check_global(void *ctx, const char *t, const decl *d)
+/* The first use of a declared .global name that is not a load; 1 if any. */
+static int first_writable(const char *t, names *ns, found *f)
 {
-    global_scan *g = ctx;
-    if (g->found)
-        return;
-    char name[256];
-    snprintf(name, sizeof name, "%.*s", (int)d->name_len, t + d->name_at);
-    for (const char *p = t; (p = strstr(p, name)) != NULL; p += d->name_len) {
+    qsort(ns->v, ns->n, sizeof *ns->v, cmp_name);
+    for (const char *p = t; *p; p++) {
+        if (!(ident_char((unsigned char)*p) || *p == '%') || isdigit((unsigned char)*p) ||
+            (p > t && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')))
+            continue;
+        const char *q = p + 1;
+        while (ident_char((unsigned char)*q))
+            q++;
+        name_ref key = {.s = p, .n = (size_t)(q - p)};
+        const name_ref *d = ns->n ? bsearch(&key, ns->v, ns->n, sizeof *ns->v, cmp_name) : NULL;
         size_t at = (size_t)(p - t);
-        if (at == d->name_at)
-            continue;
-        if ((at > 0 && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')) ||
-            ident_char((unsigned char)p[d->name_len]))
-            continue;
-        const char *op = opcode_of(t + statement_start(t, at));
-        if (!strncmp(op, "ld.", 3) || !strncmp(op, "ldu.", 4))
-            continue;
-        g->found = 1;
-        snprintf(g->name, sizeof g->name, "%s", name);
-        size_t k = 0;
-        while (k + 1 < sizeof g->opcode && op[k] && !isspace((unsigned char)op[k]) &&
-               !is_boundary(op[k]))
-            k++;
-        snprintf(g->opcode, sizeof g->opcode, "%.*s", (int)k, op);
-        return;
+        if (d && at != d->at) {
+            const char *op = opcode_of(t + statement_start(t, at));
+            if (strncmp(op, "ld.", 3) != 0 && strncmp(op, "ldu.", 4) != 0) {
+                snprintf(f->name, sizeof f->name, "%.*s", (int)d->n, d->s);
+                size_t k = 0;
+                while (k + 1 < sizeof f->opcode && op[k] && !isspace((unsigned char)op[k]) &&
+                       !is_boundary(op[k]))
+                    k++;
+                snprintf(f->opcode, sizeof f->opcode, "%.*s", (int)k, op);
+                return 1;
+            }
+        }
+        p = q - 1;
     }
+    return 0;
 }
 
 /* Is `word` used as a name anywhere in `t`? */
@@ -295,12 +332,17 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
         snprintf(msg, len, "could not check the PTX for __device__ variables (out of memory)");
         return -1;
     }
-    global_scan g = {.orig = ptx};
-    walk_decls(t, ".global", check_global, &g);
+    names ns = {0};
+    found g = {0};
+    walk_decls(t, ".global", add_name, &ns);
+    int writable = ns.failed || first_writable(t, &ns, &g);
+    if (ns.failed)
+        snprintf(g.name, sizeof g.name, "?");
+    free(ns.v);
     /* The device heap is device memory that outlives a launch too. */
     int heap = has_name(t, "malloc") || has_name(t, "__nv_aligned_device_malloc");
     free(t);
-    if (!g.found && heap) {
+    if (!writable && heap) {
         snprintf(msg, len, "allocates device memory with malloc or new: the device heap "
                  "outlives a launch, and so does what a block left in it, so a kernel could "
                  "find an answer it computed on an earlier launch there instead of computing "
@@ -309,7 +351,7 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
                  "launch needs in registers or shared memory.");
         return -1;
     }
-    if (!g.found)
+    if (!writable)
         return 0;
 
     static const char why[] =

@@ -6,7 +6,9 @@
  * a message naming the variable; read-only data and the toolkit's own
  * constants pass. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "compile.h"
 #include "ptx_rules.h"
 #include "suites.h"
@@ -123,6 +125,31 @@ START_TEST(ptx_device_heap_refused)
 }
 END_TEST
 
+START_TEST(ptx_many_globals_checked_in_linear_time)
+{
+    /* A hostile file declaring 100000 variables (loaded, so all allowed):
+     * one look-up per name in the PTX, not one scan of the PTX per name,
+     * which would take hours. */
+    size_t cap = 16u << 20, n = 0;
+    char *p = malloc(cap), msg[1024];
+    ck_assert_ptr_nonnull(p);
+    for (int i = 0; i < 100000; i++)
+        n += (size_t)snprintf(p + n, cap - n, ".global .align 4 .u32 v%d;\n", i);
+    n += (size_t)snprintf(p + n, cap - n, ".visible .entry k() {\n");
+    for (int i = 0; i < 100000; i++)
+        n += (size_t)snprintf(p + n, cap - n, "\tld.global.u32 %%r1, [v%d];\n", i);
+    snprintf(p + n, cap - n, "\tst.global.u32 [v99999], %%r1;\n}\n");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_int_eq(check(p, msg), -1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    ck_assert_ptr_nonnull(strstr(msg, "'v99999'"));
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ck_assert_msg(s < 10, "checking took %.1f s", s);
+    free(p);
+}
+END_TEST
+
 START_TEST(ptx_declared_sizes)
 {
     long shared, constant;
@@ -204,6 +231,7 @@ Suite *ptx_rules_suite(void)
     tcase_add_test(tc, ptx_address_taken_refused);
     tcase_add_test(tc, ptx_hidden_declarations_refused);
     tcase_add_test(tc, ptx_device_heap_refused);
+    tcase_add_test(tc, ptx_many_globals_checked_in_linear_time);
     tcase_add_test(tc, ptx_declared_sizes);
     tcase_add_test(tc, readable_names);
     suite_add_tcase(s, tc);
