@@ -35,7 +35,12 @@ typedef struct scan {
     char *msg;
     size_t len;
     int refused;
+    int includes;           /* #include and __has_include seen so far */
 } scan;
+
+/* A kernel file includes a handful of headers; each one is looked up on
+ * disk, so a file of a million #include lines must not cost a million. */
+#define MAX_INCLUDES 100
 
 /* Skip line splices at the cursor: backslash, carriage returns, newline. */
 static void skip_splices(cursor *c)
@@ -301,9 +306,21 @@ static int read_header_name(cursor *c, char *hdr, size_t len)
     return 1;
 }
 
+/* 1 while the file stays under MAX_INCLUDES lookups. */
+static int count_include(scan *sc, int line)
+{
+    if (++sc->includes <= MAX_INCLUDES)
+        return 1;
+    refuse(sc, line, "more than %d #include or __has_include are refused: a kernel file "
+           "needs a few of the toolkit's headers; " ONLY_TOOLKIT, MAX_INCLUDES);
+    return 0;
+}
+
 static void check_include(scan *sc, int line)
 {
     char hdr[512], shown[540];
+    if (!count_include(sc, line))
+        return;
     skip_blanks(&sc->c);
     int open = peek(&sc->c);
     if (!read_header_name(&sc->c, hdr, sizeof hdr)) {
@@ -327,6 +344,8 @@ static void check_has_include(scan *sc, const char *id, int line)
         return;
     }
     char hdr[512];
+    if (!count_include(sc, line))
+        return;
     skip_blanks(&sc->c);
     if (peek(&sc->c) != '(') {
         refuse(sc, line, "%s is refused: it must be followed by (<name>) written out; "

@@ -149,6 +149,25 @@ START_TEST(allowed_include_forms)
 }
 END_TEST
 
+START_TEST(many_includes_refused_quickly)
+{
+    /* A million lookups of a toolkit header would take the grader minutes;
+     * the 101st include is refused. */
+    static char src[2000000];
+    size_t n = 0;
+    for (int i = 0; i < 60000; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "#include <cuda_pipeline.h>\n");
+    char msg[1024];
+    ck_assert_int_eq(scan(src, msg, sizeof msg), -1);
+    ck_assert_msg(strstr(msg, "k.cu:101: more than 100") && strstr(msg, "may include only"),
+                  "%s", msg);
+    n = 0;
+    for (int i = 0; i < 100; i++)
+        n += (size_t)snprintf(src + n, sizeof src - n, "#include <cuda_pipeline.h>\n");
+    ck_assert_msg(scan(src, msg, sizeof msg) == 0, "%s", msg);
+}
+END_TEST
+
 START_TEST(text_ends_at_nul)
 {
     /* NVRTC takes a C string: what follows a NUL byte is never compiled. */
@@ -476,6 +495,7 @@ Suite *source_rules_suite(void)
     tcase_add_loop_test(tc, allowed_include_forms, 0,
                         (int)(sizeof allowed_forms / sizeof *allowed_forms));
     tcase_add_test(tc, text_ends_at_nul);
+    tcase_add_test(tc, many_includes_refused_quickly);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("no_file_shown");
