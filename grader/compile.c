@@ -1,214 +1,225 @@
-/* compile.c: NVRTC. The student's file is compiled at run time so the grader
+/* compile.c: a kernel file to PTX and machine code, and what the result
+ * means for the student. The file is compiled at run time so the grader
  * needs no rebuild per exercise, and errors point at the student's own file
- * and line. */
-#include <nvrtc.h>
+ * and line.
+ *
+ * compile_files is the one path: read the file and check its includes (in
+ * this process), compile it in a child (compile_child.c, nvrtc_compile.c)
+ * that is confined to the toolkit's headers and sends back log, PTX, cubin
+ * and resources through a pipe, then check the resources against the
+ * hardware's limits and the PTX for writable device globals. */
+#include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include "compile.h"
+#include "compile_child.h"
 #include "fileio.h"
+#include "nvrtc_compile.h"
+#include "ptx_rules.h"
+#include "resource_limits.h"
+#include "source_rules.h"
 
-#ifndef CUDA_INCLUDE_DEFAULT
-#define CUDA_INCLUDE_DEFAULT "/usr/local/cuda/include"
-#endif
+/* Far more than any kernel file of the course (a few KB); a bigger file is
+ * refused before the compiler spends time on it. */
+#define MAX_SOURCE_BYTES (4L << 20)
+#define MAX_DIRS MAX_INCLUDE_DIRS
 
-const char *cuda_include_dir(void)
+static double time_limit_s;
+static size_t memory_limit = (size_t)2 << 30;
+
+void compile_set_limits(double seconds, size_t bytes)
 {
-    static char dir[1024];
-    const char *home = getenv("CUDA_HOME");
-    if (home && *home) {
-        snprintf(dir, sizeof dir, "%s/include", home);
-        return dir;
-    }
-    return CUDA_INCLUDE_DEFAULT;
+    time_limit_s = seconds;
+    memory_limit = bytes;
 }
 
-int nvrtc_target_for(int cc, char *target, size_t len)
+double compile_time_limit(void)
 {
-    int n = 0, archs[64];
-    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || n > 64 ||
-        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
-        return -1;
-    int best = -1;
-    for (int i = 0; i < n; i++) {
-        if (archs[i] == cc) {
-            snprintf(target, len, "sm_%d", cc);
-            return 1;
-        }
-        /* Same major version and not newer: the driver runs it as is. */
-        if (archs[i] < cc && archs[i] > best)
-            best = archs[i];
-    }
-    if (best < 0)
-        return -1;
-    /* A GPU newer than this NVRTC: PTX, which the driver compiles at load. */
-    snprintf(target, len, "compute_%d", best);
-    return 0;
+    if (time_limit_s > 0)
+        return time_limit_s;
+    const char *e = getenv("GRADER_COMPILE_TIMEOUT");
+    return e && atof(e) > 0 ? atof(e) : 30;
 }
 
-static int field_after(const char *line, const char *end, const char *word, int *val)
+/* The child is gone: what it sent, or why it sent nothing. */
+static void collect(const compile_child *ch, const char *name, compiled *out)
 {
-    /* Find "<number> <word>" inside [line, end). */
-    size_t wl = strlen(word);
-    for (const char *p = line; p + wl <= end; p++) {
-        if (strncmp(p, word, wl) != 0)
-            continue;
-        const char *q = p;
-        while (q > line && q[-1] == ' ')
-            q--;
-        const char *s = q;
-        while (s > line && s[-1] >= '0' && s[-1] <= '9')
-            s--;
-        if (s == q)
-            continue;
-        *val = atoi(s);
-        return 1;
+    char refused[512] = "";
+    double limit = compile_time_limit();
+    if (ch->timed_out || (WIFSIGNALED(ch->status) && WTERMSIG(ch->status) == SIGXCPU)) {
+        out->outcome = OUT_COMPILE_ERROR;
+        snprintf(out->error, sizeof out->error, "%s did not compile within %g s, the limit "
+                 "for one compile, so the compiler was stopped. A long loop unrolled in full "
+                 "(#pragma unroll on a loop of thousands of iterations) or a very large file "
+                 "can take the compiler that long: unroll by a small factor (#pragma unroll "
+                 "4) or make the file smaller.", name, limit);
+        return;
     }
-    return 0;
+    if (ch->too_much || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 0 ||
+        nvrtc_unpack(ch->out, ch->len, out, refused, sizeof refused) != 0) {
+        char why[96] = "";
+        if (WIFSIGNALED(ch->status))
+            snprintf(why, sizeof why, " (signal %d, %s)", WTERMSIG(ch->status),
+                     strsignal(WTERMSIG(ch->status)));
+        out->outcome = OUT_COMPILE_ERROR;
+        snprintf(out->error, sizeof out->error, "The compiler stopped without a result while "
+                 "compiling %s%s. It may have needed more than the %.0f GB of memory one "
+                 "compile may take: a loop unrolled thousands of times, or a very large "
+                 "array or file, can make it do that.", name, why,
+                 (double)memory_limit / (1 << 30));
+        return;
+    }
+    if (!refused[0])
+        return;
+    /* Nothing NVRTC said is kept: it may be about the file it was denied. */
+    char *keep[] = {out->log, out->ptx, out->cubin};
+    for (int k = 0; k < 3; k++)
+        free(keep[k]);
+    out->log = out->ptx = out->cubin = NULL;
+    out->ptx_size = out->cubin_size = 0;
+    out->ok = 0;
+    out->outcome = OUT_REFUSED;
+    snprintf(out->error, sizeof out->error, "%s is refused: while compiling it, the compiler "
+             "tried to open %s, which is not one of the CUDA toolkit's headers; a kernel file "
+             "may include only the CUDA toolkit's headers, and the grader never reads another "
+             "file for it.", name, refused);
 }
 
-int parse_ptxas_report(const char *log, const char *kernel, resources *res)
+/* The rules that need the compiled kernel. */
+static void check_compiled(const char *name, compiled *out)
 {
-    char key[300];
-    snprintf(key, sizeof key, "Compiling entry function '%s'", kernel);
-    const char *start = log ? strstr(log, key) : NULL;
-    if (!start)
+    char msg[900];
+    if ((out->ok || out->outcome == OUT_COMPILE_ERROR) && resource_overflow(out, msg, sizeof msg)) {
+        out->ok = 0;
+        out->outcome = OUT_RESOURCES;
+        snprintf(out->error, sizeof out->error, "%s", msg);
+        return;
+    }
+    if (out->ok && ptx_check_device_globals(out->ptx, msg, sizeof msg) != 0) {
+        out->ok = 0;
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused before running: its kernel %s",
+                 name, msg);
+    }
+}
+
+/* Does `path`, links resolved, lie inside folder `dir`? */
+static int lies_within(const char *path, const char *dir)
+{
+    char real[PATH_MAX], root[PATH_MAX];
+    if (!realpath(path, real) || !realpath(dir, root))
         return 0;
-    const char *stop = strstr(start + 1, "Compiling entry function");
-    if (!stop)
-        stop = start + strlen(start);
-    /* The kernel's own "Function properties" block comes first; helper
-     * functions' blocks follow and must not be counted. */
-    for (const char *line = start; line < stop;) {
-        const char *eol = memchr(line, '\n', (size_t)(stop - line));
-        if (!eol)
-            eol = stop;
-        int v;
-        if (strstr(line, "stack frame") && strstr(line, "stack frame") < eol) {
-            if (field_after(line, eol, "bytes stack frame", &v))
-                res->stack_bytes = v;
-            if (field_after(line, eol, "bytes spill stores", &v))
-                res->spill_stores = v;
-            if (field_after(line, eol, "bytes spill loads", &v))
-                res->spill_loads = v;
-        }
-        const char *used = strstr(line, "Used ");
-        if (used && used < eol) {
-            if (field_after(line, eol, "registers", &v))
-                res->regs = v;
-            if (field_after(line, eol, "bytes smem", &v))
-                res->smem_static = v;
-            res->known = 1;
-            break;  /* the entry's own numbers end here */
-        }
-        line = eol + 1;
-    }
-    return res->known;
+    size_t n = strlen(root);
+    return !strncmp(real, root, n) && real[n] == '/';
 }
 
-static char *program_log(nvrtcProgram prog)
+/* Before the compiler: the file is a regular file inside its folder, can be
+ * read, is not huge, and includes only the toolkit. Returns the source, or
+ * NULL with `out` filled. */
+static char *read_and_scan(const compile_job *job, const char *name, compiled *out)
 {
-    size_t n = 0;
-    if (nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS)
-        return strdup("");
-    char *log = malloc(n + 1);
-    if (!log)
+    struct stat st;
+    if (stat(job->path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused: it is not a regular file (a "
+                 "folder, a device or a pipe); hand in the kernel file itself.", name);
         return NULL;
-    if (nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
-        log[0] = 0;
-    log[n] = 0;
-    return log;
+    }
+    if (job->within && stat(job->path, &st) == 0 && !lies_within(job->path, job->within)) {
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused: it is a symbolic link, or lies "
+                 "in a linked folder, that leads out of %s. Hand in the file itself: the "
+                 "grader never reads a file outside your folder for you (so no report can "
+                 "show one).", name, job->within);
+        return NULL;
+    }
+    size_t len = 0;
+    char *src = read_text_file(job->path, &len);
+    if (!src) {
+        out->missing = 1;
+        out->outcome = OUT_MISSING;
+        snprintf(out->error, sizeof out->error, "cannot read %s", name);
+        return NULL;
+    }
+    if ((long)len > MAX_SOURCE_BYTES) {
+        out->outcome = OUT_COMPILE_ERROR;
+        snprintf(out->error, sizeof out->error, "%s is %.1f MB; a kernel file may be at most "
+                 "%ld MB, so it was not compiled.", name, len / 1048576.0,
+                 MAX_SOURCE_BYTES >> 20);
+        free(src);
+        return NULL;
+    }
+    const char *dirs[MAX_DIRS];
+    int ndirs = compile_include_dirs(dirs, MAX_DIRS);
+    char msg[900];
+    if (source_rules_check(src, name, dirs, ndirs, msg, sizeof msg) != 0) {
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s", msg);
+        free(src);
+        return NULL;
+    }
+    return src;
 }
 
-/* Every NVRTC call is checked; a failure says which call and what it means. */
-#define NVRTC_TRY(call)                                                          \
-    do {                                                                         \
-        nvrtcResult r_ = (call);                                                 \
-        if (r_ != NVRTC_SUCCESS) {                                               \
-            snprintf(out->error, sizeof out->error,                             \
-                     "%s failed (%s:%d): %s", #call, __FILE__, __LINE__,         \
-                     nvrtcGetErrorString(r_));                                   \
-            goto done;                                                           \
-        }                                                                        \
-    } while (0)
+#define BATCH 8
+
+static void compile_batch(const compile_job *jobs, int n, compiled *out)
+{
+    child_task task[BATCH];
+    compile_child ch[BATCH];
+    char *src[BATCH];
+    memset(ch, 0, sizeof ch);
+    nvrtc_warm_up();
+    for (int i = 0; i < n; i++) {
+        const compile_job *job = &jobs[i];
+        const char *name = job->name ? job->name : job->path;
+        memset(&out[i], 0, sizeof out[i]);
+        src[i] = read_and_scan(job, name, &out[i]);
+        if (!src[i])
+            continue;
+        int native = nvrtc_target_for(job->cc, out[i].target, sizeof out[i].target);
+        if (native < 0) {
+            out[i].outcome = OUT_INTERNAL;
+            snprintf(out[i].error, sizeof out[i].error,
+                     "this NVRTC cannot build code for compute capability %d.%d",
+                     job->cc / 10, job->cc % 10);
+            continue;
+        }
+        task[i] = (child_task){.src = src[i], .job = job, .native = native, .c = out[i]};
+        if (compile_child_start(&ch[i], nvrtc_child_body, &task[i], compile_time_limit(),
+                                memory_limit) != 0) {
+            out[i].outcome = OUT_INTERNAL;
+            snprintf(out[i].error, sizeof out[i].error, "could not start the compiler "
+                     "process for %s: %s", name, ch[i].error);
+        }
+    }
+    compile_children_wait(ch, n, compile_time_limit());
+    for (int i = 0; i < n; i++) {
+        const char *name = jobs[i].name ? jobs[i].name : jobs[i].path;
+        if (ch[i].pid) {
+            collect(&ch[i], name, &out[i]);
+            check_compiled(name, &out[i]);
+        }
+        free(ch[i].out);
+        free(src[i]);
+    }
+}
+
+void compile_files(const compile_job *jobs, int n, compiled *out)
+{
+    for (int at = 0; at < n; at += BATCH)
+        compile_batch(jobs + at, n - at < BATCH ? n - at : BATCH, out + at);
+}
 
 void compile_file(const char *path, const exercise *ex, const char *kernel,
                   const int *knobs, int cc, compiled *out)
 {
-    memset(out, 0, sizeof *out);
-    nvrtcProgram prog = NULL;
-    char *src = read_text_file(path, NULL);
-    if (!src) {
-        out->missing = 1;
-        snprintf(out->error, sizeof out->error, "cannot read %s", path);
-        return;
-    }
-    int native = nvrtc_target_for(cc, out->target, sizeof out->target);
-    if (native < 0) {
-        snprintf(out->error, sizeof out->error,
-                 "this NVRTC cannot build code for compute capability %d.%d",
-                 cc / 10, cc % 10);
-        free(src);
-        return;
-    }
-
-    char arch[32], inc[1100], defs[MAX_KNOBS][80];
-    const char *opts[16];
-    int n = 0;
-    snprintf(arch, sizeof arch, "-arch=%s", out->target);
-    snprintf(inc, sizeof inc, "-I%s", cuda_include_dir());
-    opts[n++] = arch;
-    opts[n++] = "-std=c++17";
-    opts[n++] = "-lineinfo";
-    opts[n++] = inc;
-    if (native) {
-        opts[n++] = "-Xptxas";
-        opts[n++] = "-v";
-    }
-    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++) {
-        snprintf(defs[k], sizeof defs[k], "-D%s=%d", ex->knobs[k].name, knobs[k]);
-        opts[n++] = defs[k];
-    }
-
-    NVRTC_TRY(nvrtcCreateProgram(&prog, src, path, 0, NULL, NULL));
-    nvrtcResult r = nvrtcCompileProgram(prog, n, opts);
-    out->log = program_log(prog);
-    if (r == NVRTC_ERROR_COMPILATION) {
-        snprintf(out->error, sizeof out->error, "%s does not compile", path);
-        goto done;
-    }
-    NVRTC_TRY(r);
-    NVRTC_TRY(nvrtcGetPTXSize(prog, &out->ptx_size));
-    out->ptx = malloc(out->ptx_size + 1);
-    if (!out->ptx)
-        goto done;
-    NVRTC_TRY(nvrtcGetPTX(prog, out->ptx));
-    out->ptx[out->ptx_size] = 0;
-    if (native) {
-        NVRTC_TRY(nvrtcGetCUBINSize(prog, &out->cubin_size));
-        out->cubin = malloc(out->cubin_size);
-        if (!out->cubin)
-            goto done;
-        NVRTC_TRY(nvrtcGetCUBIN(prog, out->cubin));
-    }
-
-    char entry[300];
-    snprintf(entry, sizeof entry, ".entry %s(", kernel);
-    if (!strstr(out->ptx, entry)) {
-        out->missing = 1;
-        snprintf(out->error, sizeof out->error,
-                 "%s compiles but has no kernel named '%s': declare it as "
-                 "extern \"C\" __global__ void %s(...)",
-                 path, kernel, kernel);
-        goto done;
-    }
-    if (native)
-        parse_ptxas_report(out->log, kernel, &out->res);
-    out->ok = 1;
-done:
-    if (prog)
-        nvrtcDestroyProgram(&prog);
-    free(src);
+    compile_job job = {.path = path, .ex = ex, .kernel = kernel, .knobs = knobs, .cc = cc};
+    compile_files(&job, 1, out);
 }
 
 void compiled_free(compiled *c)

@@ -59,9 +59,9 @@ typedef struct device_ops {
      * or OUT_CRASH for a GPU that is there but unusable. */
     int (*probe)(device_facts *dev, char *why, size_t len);
 
-    /* Compile a kernel file (compile.h's contract). */
-    void (*compile)(const char *path, const exercise *ex, const char *kernel,
-                    const int *knobs, int cc, compiled *out);
+    /* Compile n kernel files at once (compile.h's compile_files contract:
+     * out[i] for jobs[i]). */
+    void (*compile)(const compile_job *jobs, int n, compiled *out);
 
     /* Load `c` and find entry point `name`. Returns 0, or the failure's
      * outcome class with `log` holding the failing call, the error and the

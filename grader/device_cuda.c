@@ -94,12 +94,6 @@ static double cuda_copy_gbps(const device_facts *dev)
     return 2.0 * (double)bytes / (median(ms, REPS) * 1e-3) / 1e9;
 }
 
-static void cuda_compile(const char *path, const exercise *ex, const char *kernel,
-                         const int *knobs, int cc, compiled *out)
-{
-    compile_file(path, ex, kernel, knobs, cc, out);
-}
-
 /* A failed load: the call and error on the first line, then what the JIT
  * said (its "too much shared data" lines name the limit). */
 static int load_failed(cudaError_t e, const char *call, const char *jit, char *log, size_t len)
@@ -295,7 +289,7 @@ static launch_result cuda_launch(const kernel *k, const instance *I, void **argp
 const device_ops device_cuda = {
     .name = "cuda",
     .probe = cuda_probe,
-    .compile = cuda_compile,
+    .compile = compile_files,
     .load = cuda_load,
     .unload = cuda_unload,
     .limits = cuda_limits,

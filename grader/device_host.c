@@ -59,31 +59,37 @@ static int host_probe(device_facts *dev, char *why, size_t len)
     return 0;
 }
 
-static void host_compile(const char *path, const exercise *ex, const char *kernel,
-                         const int *knobs, int cc, compiled *out)
+/* One "compile": the registered module at the job's path, with the outcome
+ * and the sentence compile.c would give. */
+static void host_compile_one(const compile_job *job, compiled *out)
 {
-    (void)ex, (void)knobs;
+    const char *path = job->path, *name = job->name ? job->name : job->path;
     memset(out, 0, sizeof *out);
-    snprintf(out->target, sizeof out->target, "sm_%d", cc);
+    snprintf(out->target, sizeof out->target, "sm_%d", job->cc);
     int i = 0;
     while (i < nmodules && strcmp(modules[i].path, path))
         i++;
     if (i == nmodules) {
         out->missing = 1;
-        snprintf(out->error, sizeof out->error, "cannot read %s", path);
+        out->outcome = OUT_MISSING;
+        snprintf(out->error, sizeof out->error, "cannot read %s", name);
         return;
     }
     const host_module *m = &modules[i];
     if (m->compile_log) {
         out->log = strdup(m->compile_log);
-        snprintf(out->error, sizeof out->error, "%s does not compile", path);
+        out->outcome = OUT_COMPILE_ERROR;
+        snprintf(out->error, sizeof out->error, "%s does not compile. The compiler's messages "
+                 "below name the file and line (file(line): error: ...); fix the first one "
+                 "first, later ones often follow from it.", name);
         return;
     }
-    if (strcmp(m->kernel, kernel)) {
+    if (strcmp(m->kernel, job->kernel)) {
         out->missing = 1;
+        out->outcome = OUT_MISSING;
         snprintf(out->error, sizeof out->error,
                  "%s compiles but has no kernel named '%s': declare it as "
-                 "extern \"C\" __global__ void %s(...)", path, kernel, kernel);
+                 "extern \"C\" __global__ void %s(...)", name, job->kernel, job->kernel);
         return;
     }
     out->ptx = strdup(m->ptx ? m->ptx : "");
@@ -97,6 +103,12 @@ static void host_compile(const char *path, const exercise *ex, const char *kerne
     out->res = m->res;
     out->res.known = 1;
     out->ok = 1;
+}
+
+static void host_compile(const compile_job *jobs, int n, compiled *out)
+{
+    for (int i = 0; i < n; i++)
+        host_compile_one(&jobs[i], &out[i]);
 }
 
 static int host_load(const compiled *c, const char *name, kernel *k, char *log, size_t len)

@@ -59,39 +59,66 @@ static void find_device(grade_ctx *g)
 }
 
 /* A version that did not compile: the one place where what compile.c
- * found maps to an outcome. */
+ * found (compile error, missing, refused by a rule, a resource over its
+ * limit) becomes the exercise's outcome. */
 _Noreturn static void compile_failed(enum variant v, const compiled *c, const char *path)
 {
     if (v != V_STUDENT)
         child_fail(OUT_INTERNAL, c->log, "The course's own copy of %s (%s) did not build: "
-                   "%s. This is a bug in the course, not in your kernel; please report it.",
+                   "%s This is a bug in the course, not in your kernel; please report it.",
                    variant_name(v), path, c->error);
-    if (c->missing)
-        child_fail(OUT_MISSING, NULL, "%s", c->error);
-    child_fail(OUT_COMPILE_ERROR, c->log ? c->log : c->error, "%s does not compile. The "
-               "compiler's messages below name the file and line (file(line): error: ...); "
-               "fix the first one first, later ones often follow from it.", path);
+    enum outcome o = c->outcome ? c->outcome : c->missing ? OUT_MISSING : OUT_COMPILE_ERROR;
+    child_fail(o, c->log, "%s", c->error);
 }
 
+/* The folder the student's file must really lie in (links resolved): the
+ * graded folder, so a link to solutions/ or /etc is not the student's. */
+static void student_folder(const grade_ctx *g, const char *path, char *dir, size_t len)
+{
+    size_t n = strlen(path), f = strlen(g->ex->file);
+    dir[0] = 0;
+    if (!g->ex->demo && n > f)
+        snprintf(dir, len, "%.*s", (int)(n - f - 1), path);
+}
+
+/* Compile the three versions at once (each in its own bounded child), or
+ * read the reference's PTX in a student copy; stop at the first failure. */
 static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
 {
+    char path[N_VARIANTS][1024], folder[1024];
+    compile_job jobs[N_VARIANTS];
+    enum variant which[N_VARIANTS];
+    int n = 0, compiled_ref = reference_is_compiled(g->o);
     for (int v = 0; v < N_VARIANTS; v++) {
-        char path[1024];
-        if (v == V_SOLUTION && reference_is_compiled(g->o)) {
-            /* A student copy: no solutions/, the reference comes compiled. */
-            reference_source(g->ex, g->o, path, sizeof path);
-            set_stage("reading the compiled reference %s", shown(path, g->o));
-            if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[v],
-                               &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
-                compile_failed(v, &c[v], shown(path, g->o));
+        variant_path(g->ex, v, g->o, path[v], sizeof path[v]);
+        if (v == V_SOLUTION && compiled_ref)
             continue;
-        }
-        variant_path(g->ex, v, g->o, path, sizeof path);
-        set_stage("compiling %s", shown(path, g->o));
-        g->D->compile(path, g->ex, variant_kernel(g->ex, v), g->knobs, g->dev.cc, &c[v]);
-        if (!c[v].ok)
-            compile_failed(v, &c[v], shown(path, g->o));
+        /* Named as the student knows the file, in every message. */
+        jobs[n] = (compile_job){.path = path[v], .name = shown(path[v], g->o), .ex = g->ex,
+                                .kernel = variant_kernel(g->ex, v), .knobs = g->knobs,
+                                .cc = g->dev.cc};
+        which[n++] = v;
     }
+    student_folder(g, path[V_STUDENT], folder, sizeof folder);
+    jobs[V_STUDENT].within = folder[0] ? folder : NULL;   /* V_STUDENT's job is job 1 */
+    compiled out[N_VARIANTS];
+    set_stage("compiling the three versions");
+    g->D->compile(jobs, n, out);
+    for (int j = 0; j < n; j++)
+        c[which[j]] = out[j];
+    if (compiled_ref) {
+        /* A student copy: no solutions/, the reference comes compiled. */
+        reference_source(g->ex, g->o, path[V_SOLUTION], sizeof path[V_SOLUTION]);
+        set_stage("reading the compiled reference %s", shown(path[V_SOLUTION], g->o));
+        if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[V_SOLUTION],
+                           &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
+            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown(path[V_SOLUTION], g->o));
+    }
+    /* A course file that does not build comes first: then nothing the
+     * student does can be graded. */
+    for (int v = 0; v < N_VARIANTS; v++)
+        if (!c[v].ok)
+            compile_failed(v, &c[v], shown(path[v], g->o));
 }
 
 static void load_all(grade_ctx *g, const compiled c[N_VARIANTS])

@@ -29,19 +29,14 @@ static const char *shown(const char *path, const grade_opts *o)
     return path;
 }
 
-/* A compile that produced nothing to check: what went wrong, in the words
- * grade.c uses on a GPU. (A file compile.c refuses before compiling, when
- * it learns to, belongs here too, as OUT_REFUSED.) */
-static void say_not_compiled(result *r, const compiled *c, const char *path)
+/* A compile that produced nothing to check: compile.c's outcome and
+ * sentence (compile error, missing, refused by a rule, a resource over its
+ * limit), as grade.c reports them on a GPU. */
+static void say_not_compiled(result *r, const compiled *c)
 {
-    if (c->missing) {
-        say(r, OUT_MISSING, "%s", c->error);
-        return;
-    }
-    say(r, OUT_COMPILE_ERROR, "%s does not compile. The compiler's messages below name "
-        "the file and line (file(line): error: ...); fix the first one first, later ones "
-        "often follow from it.", path);
-    snprintf(r->detail, sizeof r->detail, "%s", c->log && *c->log ? c->log : c->error);
+    enum outcome o = c->outcome ? c->outcome : c->missing ? OUT_MISSING : OUT_COMPILE_ERROR;
+    say(r, o, "%s", c->error);
+    snprintf(r->detail, sizeof r->detail, "%s", c->log ? c->log : "");
 }
 
 /* Occupancy on the calibration GPU from the ptxas figures and the launch
@@ -109,10 +104,18 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
 
     char path[1024];
     variant_path(ex, V_STUDENT, o, path, sizeof path);
+    /* The file must really lie in the graded folder, as on a GPU. */
+    char folder[1024] = "";
+    size_t n = strlen(path), f = strlen(ex->file);
+    if (!ex->demo && n > f)
+        snprintf(folder, sizeof folder, "%.*s", (int)(n - f - 1), path);
+    compile_job job = {.path = path, .name = shown(path, o), .within = folder[0] ? folder : NULL,
+                       .ex = ex, .kernel = variant_kernel(ex, V_STUDENT), .knobs = knobs,
+                       .cc = NO_GPU_CC};
     compiled c;
-    compile_file(path, ex, variant_kernel(ex, V_STUDENT), knobs, NO_GPU_CC, &c);
+    compile_files(&job, 1, &c);
     if (!c.ok) {
-        say_not_compiled(r, &c, shown(path, o));
+        say_not_compiled(r, &c);
     } else {
         resources *res = &r->res[V_STUDENT];
         *res = c.res;

@@ -42,14 +42,20 @@ void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts 
         child_fail(OUT_NO_GPU, NULL, "No usable GPU: %s", log);
     compiled c[N_VARIANTS];
     kernel k[N_VARIANTS];
+    char path[N_VARIANTS][1024];
+    compile_job jobs[N_VARIANTS];
     for (int v = 0; v < N_VARIANTS; v++) {
-        char path[1024];
-        variant_path(ex, v, o, path, sizeof path);
-        D->compile(path, ex, variant_kernel(ex, v), knobs, dev.cc, &c[v]);
+        variant_path(ex, v, o, path[v], sizeof path[v]);
+        jobs[v] = (compile_job){.path = path[v], .ex = ex, .kernel = variant_kernel(ex, v),
+                                .knobs = knobs, .cc = dev.cc};
+    }
+    D->compile(jobs, N_VARIANTS, c);
+    for (int v = 0; v < N_VARIANTS; v++) {
         if (!c[v].ok)
-            child_fail(OUT_COMPILE_ERROR, c[v].log, "%s: %s", path, c[v].error);
+            child_fail(c[v].outcome ? c[v].outcome : OUT_COMPILE_ERROR, c[v].log, "%s: %s",
+                       path[v], c[v].error);
         if (D->load(&c[v], variant_kernel(ex, v), &k[v], log, sizeof log))
-            child_fail(OUT_CRASH, log, "%s: cannot be loaded", path);
+            child_fail(OUT_CRASH, log, "%s: cannot be loaded", path[v]);
     }
     instance I;
     if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0)

@@ -134,7 +134,9 @@ int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, in
         free(ptx);
         char path[1024];
         variant_path(ex, V_BASELINE, o, path, sizeof path);
-        compile(path, ex, ex->kernel, knobs, cc, c);
+        compile_job job = {.path = path, .ex = ex, .kernel = ex->kernel, .knobs = knobs,
+                           .cc = cc};
+        compile(&job, 1, c);
         *kernel = ex->kernel;
         snprintf(note, len, "this student copy of the course carries the reference "
                  "solution compiled only at the default knobs (%s), not at %s, so the "

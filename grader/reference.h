@@ -29,10 +29,9 @@ int reference_is_compiled(const grade_opts *o);
 void reference_source(const exercise *ex, const grade_opts *o, char *path, size_t len);
 void reference_ptx_path(const exercise *ex, const char *dir, char *path, size_t len);
 
-/* How a kernel file is compiled: compile_file's contract (compile.h), or a
+/* How kernel files are compiled: compile_files's contract (compile.h), or a
  * device backend's stand-in for it in the CPU tests. */
-typedef void (*compile_fn)(const char *path, const exercise *ex, const char *kernel,
-                           const int *knobs, int cc, compiled *out);
+typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
 
 /* In a student copy: fill `c` with the reference for `ex` at `knobs`, as
  * compile_file would (PTX only), and set *kernel to its entry point.

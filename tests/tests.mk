@@ -16,7 +16,7 @@ CHECK_LIBS = $(shell pkg-config --libs check 2>/dev/null || echo -lcheck -lsubun
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(BUILD)/tests/unit_tests
 GPU_BIN := $(BUILD)/tests/gpu_tests
-# The expect files of tests/gpu/{faulty,cheats,races}: read by both suites.
+# The expect files of tests/gpu/{faulty,cheats,races,accepted}: read by both suites.
 FIXTURE_SRC := tests/gpu/fixture.c
 
 test: test-cpu test-gpu

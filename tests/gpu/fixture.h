@@ -1,8 +1,8 @@
 /* fixture.h: the kernels in tests/gpu/ that try to get past the grader, and
  * what the grader must say about each.
  *
- * A fixture is a folder tests/gpu/<group>/<name>/ (group: faulty, cheats or
- * races) that is a student directory (--student-dir) holding one kernel
+ * A fixture is a folder tests/gpu/<group>/<name>/ (group: faulty, cheats,
+ * races, or accepted: right answers written unlike the reference) that is a student directory (--student-dir) holding one kernel
  * file, lessonN/<file>.cu, and a file `expect` of "key: value" lines
  * (# starts a comment):
  *
@@ -55,7 +55,7 @@ typedef struct fixture {
  * missing or unknown key, a value of the wrong shape. */
 int fixture_read(const char *dir, fixture *f);
 
-/* Every fixture folder under FIXTURE_ROOT/{faulty,cheats,races}, sorted by
+/* Every fixture folder under FIXTURE_ROOT/{faulty,cheats,races,accepted}, sorted by
  * id; each is read with fixture_read (check ->error). Returns how many
  * (at most max are stored), or -1 when a group folder cannot be read. */
 int fixtures_list(fixture *out, int max);

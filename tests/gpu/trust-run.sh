@@ -63,9 +63,9 @@ summarize() {
             echo
         fi
         if ls "$R"/test/fixture-*.json >/dev/null 2>&1; then
-            echo "1b. The fixtures (tests/gpu/{faulty,cheats,races}/): expected, and what the grader said"
+            echo "1b. The fixtures (tests/gpu/{faulty,cheats,races,accepted}/): expected, and what the grader said"
             local e id want got msg
-            for e in tests/gpu/{faulty,cheats,races}/*/expect; do
+            for e in tests/gpu/{faulty,cheats,races,accepted}/*/expect; do
                 id=${e%/expect}
                 id=${id#tests/gpu/}
                 want=$(sed -n 's/^outcome: *//p' "$e")

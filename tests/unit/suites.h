@@ -25,6 +25,9 @@ Suite *progress_suite(void);
 Suite *fixtures_suite(void);
 Suite *class_suite(void);
 Suite *reference_suite(void);
+Suite *source_rules_suite(void);
+Suite *ptx_rules_suite(void);
+Suite *compile_limits_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -2,6 +2,9 @@
  * small kernels in tests/unit/fixtures/. NVRTC needs no GPU. */
 #include <string.h>
 #include "compile.h"
+#include <unistd.h>
+#include "grade.h"
+#include "mechanism.h"
 #include "suites.h"
 
 #define FIXTURES "tests/unit/fixtures/"
@@ -233,6 +236,50 @@ START_TEST(knob_passed_as_define)
 }
 END_TEST
 
+/* Lesson 9 answered with libcu++ (cuda::pipeline, cuda::memcpy_async), as
+ * NVIDIA's current documentation teaches it: NVRTC finds the CCCL headers,
+ * the PTX has cp.async, and every mechanism check of lesson 9 holds, on the
+ * calibration GPU and on the oldest one lesson 9 allows (sm_80). */
+#define LIBCUXX_DIR "tests/gpu/accepted/lesson9-libcuxx"
+
+static void libcuxx_answer_at(int cc)
+{
+    const exercise *ex = lesson_exercises[9][0];
+    ck_assert_str_eq(ex->name, "rolling_async");
+    int knobs[MAX_KNOBS] = {0};
+    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
+        knobs[k] = ex->knobs[k].def;
+    compiled c;
+    compile_file(LIBCUXX_DIR "/lesson9/rolling_async.cu", ex, ex->kernel, knobs, cc, &c);
+    ck_assert_msg(c.ok, "sm_%d: %s\n%.3000s", cc, c.error, c.log ? c.log : "");
+    ck_assert_ptr_nonnull(strstr(c.ptx, "cp.async.ca.shared.global"));
+    ck_assert_ptr_nonnull(strstr(c.ptx, "cp.async.wait_group"));
+    c.res.occupancy_pct = -1;
+    char what[512];
+    int failed = first_failed_check(ex, &c, &c.res, knobs, what, sizeof what);
+    ck_assert_msg(failed < 0, "sm_%d: mechanism check %d fails: %s", cc, failed, what);
+    compiled_free(&c);
+}
+
+START_TEST(libcuxx_lesson9_answer)
+{
+    libcuxx_answer_at(90);
+    libcuxx_answer_at(80);
+}
+END_TEST
+
+START_TEST(libcuxx_answer_as_student_dir)
+{
+    /* `grader check lesson9 --student-dir` LIBCUXX_DIR grades this very file. */
+    const exercise *ex = lesson_exercises[9][0];
+    grade_opts o = {.root = ".", .student_dir = LIBCUXX_DIR};
+    char path[1024];
+    variant_path(ex, V_STUDENT, &o, path, sizeof path);
+    ck_assert_str_eq(path, LIBCUXX_DIR "/lesson9/rolling_async.cu");
+    ck_assert_int_eq(access(path, R_OK), 0);
+}
+END_TEST
+
 Suite *compile_suite(void)
 {
     Suite *s = suite_create("compile");
@@ -260,6 +307,12 @@ Suite *compile_suite(void)
     tcase_add_test(tc, compile_static_shared);
     tcase_add_test(tc, compile_for_turing);
     tcase_add_test(tc, compile_too_old_gpu);
+    suite_add_tcase(s, tc);
+
+    tc = tcase_create("modern_apis");
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, libcuxx_lesson9_answer);
+    tcase_add_test(tc, libcuxx_answer_as_student_dir);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("knobs");

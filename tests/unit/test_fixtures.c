@@ -1,4 +1,4 @@
-/* test_fixtures.c: the GPU suite's fixtures (tests/gpu/{faulty,cheats,races}/,
+/* test_fixtures.c: the GPU suite's fixtures (tests/gpu/{faulty,cheats,races,accepted}/,
  * see tests/gpu/fixture.h), checked without a GPU: every folder has a
  * well-formed expect file naming a real exercise, a kernel file where the
  * grader will look for it, knobs the exercise has, a secret file that can
@@ -79,7 +79,7 @@ START_TEST(fixtures_exist)
     ck_assert_msg(n_all >= 0, "cannot read the fixture folders under " FIXTURE_ROOT);
     ck_assert_msg(n_all <= FIXTURE_MAX, "%d fixtures, more than FIXTURE_MAX (%d)", n_all,
                   FIXTURE_MAX);
-    const char *groups[] = {"faulty/", "cheats/", "races/"};
+    const char *groups[] = {"faulty/", "cheats/", "races/", "accepted/"};
     for (int g = 0; g < 3; g++) {
         int n = 0;
         for (int i = 0; i < n_all; i++)
@@ -98,9 +98,15 @@ START_TEST(expect_file_well_formed)
                   f->exercise);
     ck_assert_msg(known_outcome(f->outcome), "%s: '%s' is not an outcome the report uses",
                   f->id, f->outcome);
-    /* A fixture that expects a pass is not testing a rule. */
-    ck_assert_msg(strcmp(f->outcome, "PASS") && strcmp(f->outcome, "PASS*"),
-                  "%s: a fixture must expect a failing outcome, not %s", f->id, f->outcome);
+    /* A fixture that expects a pass is not testing a rule, unless it is an
+     * accepted answer: a right kernel no rule may fail. */
+    int accepted = !strncmp(f->id, "accepted/", 9);
+    if (accepted)
+        ck_assert_msg(!strcmp(f->outcome, "PASS"), "%s: an accepted answer must expect PASS, "
+                      "not %s", f->id, f->outcome);
+    else
+        ck_assert_msg(strcmp(f->outcome, "PASS") && strcmp(f->outcome, "PASS*"),
+                      "%s: a fixture must expect a failing outcome, not %s", f->id, f->outcome);
     char path[512];
     struct stat st;
     snprintf(path, sizeof path, "%s/%s", f->dir, ex->file);
@@ -162,13 +168,17 @@ static enum nvrtc_says nvrtc_alone(const char *path, const exercise *ex, const i
         if (in)
             fclose(in);
         src[n] = 0;
-        char inc[1100], defs[MAX_KNOBS][80];
-        const char *opts[8 + MAX_KNOBS];
-        int o = 0;
-        snprintf(inc, sizeof inc, "-I%s", cuda_include_dir());
+        /* The toolkit's include directories (CCCL's too), as the grader
+         * gives them: the accepted libcu++ answers need them. */
+        char inc[4][1100], defs[MAX_KNOBS][80];
+        const char *dirs[4], *opts[8 + MAX_KNOBS];
+        int o = 0, nd = compile_include_dirs(dirs, 4);
         opts[o++] = "-arch=sm_90";
         opts[o++] = "-std=c++17";
-        opts[o++] = inc;
+        for (int d = 0; d < nd; d++) {
+            snprintf(inc[d], sizeof inc[d], "-I%s", dirs[d]);
+            opts[o++] = inc[d];
+        }
         for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++) {
             snprintf(defs[k], sizeof defs[k], "-D%s=%d", ex->knobs[k].name, knobs[k]);
             opts[o++] = defs[k];

@@ -24,6 +24,9 @@ int main(void)
     srunner_add_suite(sr, fixtures_suite());
     srunner_add_suite(sr, class_suite());
     srunner_add_suite(sr, reference_suite());
+    srunner_add_suite(sr, source_rules_suite());
+    srunner_add_suite(sr, ptx_rules_suite());
+    srunner_add_suite(sr, compile_limits_suite());
     /* Each test in a child of its own, always: Check enforces a test's
      * timeout only then, and CK_FORK=no in the environment must not turn a
      * hang into a suite that never ends. */

@@ -100,7 +100,7 @@ START_TEST(copy_loads_the_ptx_at_default_knobs)
     compiled c;
     const char *kernel = NULL;
     char note[400];
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_file, &c, &kernel, note,
+    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
                                     sizeof note), 0);
     ck_assert_int_eq(c.ok, 1);
     ck_assert_ptr_null(c.cubin);      /* the driver compiles the PTX for its GPU */
@@ -113,7 +113,7 @@ START_TEST(copy_loads_the_ptx_at_default_knobs)
     for (int l = 0; l < N_LESSONS; l++)
         for (const exercise *const *e = lesson_exercises[l]; *e; e++) {
             defaults(*e, knobs);
-            ck_assert_msg(reference_load(*e, knobs, &o, 90, compile_file, &c, &kernel, note,
+            ck_assert_msg(reference_load(*e, knobs, &o, 90, compile_files, &c, &kernel, note,
                                          sizeof note) == 0, "lesson%d/%s: %s", l, (*e)->name,
                           c.error);
             ck_assert_str_eq(kernel, variant_kernel(*e, V_SOLUTION));
@@ -134,7 +134,7 @@ START_TEST(copy_stands_the_baseline_in_at_other_knobs)
     compiled c;
     const char *kernel = NULL;
     char note[400];
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_file, &c, &kernel, note,
+    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
                                     sizeof note), 1);
     ck_assert_int_eq(c.ok, 1);
     ck_assert_str_eq(kernel, ex->kernel);
@@ -190,13 +190,13 @@ START_TEST(copy_refuses_a_missing_or_damaged_reference)
     fputs(strstr(ptx, "//\n// Generated"), f);
     fclose(f);
     free(ptx);
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_file, &c, &kernel, note,
+    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
                                     sizeof note), -1);
     ck_assert_msg(strstr(c.error, "is damaged"), "%s", c.error);
     compiled_free(&c);
 
     ck_assert_int_eq(unlink(path), 0);
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_file, &c, &kernel, note,
+    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
                                     sizeof note), -1);
     ck_assert_int_eq(c.missing, 1);
     ck_assert_msg(strstr(c.error, "lacks the compiled reference of lesson3/matmul"), "%s",

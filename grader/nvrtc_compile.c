@@ -1,0 +1,315 @@
+/* nvrtc_compile.c: NVRTC itself, as the compile child runs it (compile.c
+ * decides what to compile and what the result means): the include
+ * directories, the target architecture, the options, the log, PTX, cubin and
+ * ptxas report; and the wire that carries the result back to the parent. */
+#include <nvrtc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "compile_child.h"
+#include "compile_sandbox.h"
+#include "nvrtc_compile.h"
+
+#ifndef CUDA_INCLUDE_DEFAULT
+#define CUDA_INCLUDE_DEFAULT "/usr/local/cuda/include"
+#endif
+
+const char *cuda_include_dir(void)
+{
+    static char dir[1024];
+    const char *home = getenv("CUDA_HOME");
+    if (home && *home) {
+        snprintf(dir, sizeof dir, "%s/include", home);
+        return dir;
+    }
+    return CUDA_INCLUDE_DEFAULT;
+}
+
+int compile_include_dirs(const char **dirs, int max)
+{
+    static char cccl[1100];
+    struct stat st;
+    int n = 0;
+    if (n < max)
+        dirs[n++] = cuda_include_dir();
+    snprintf(cccl, sizeof cccl, "%s/cccl", cuda_include_dir());
+    if (n < max && stat(cccl, &st) == 0 && S_ISDIR(st.st_mode))
+        dirs[n++] = cccl;
+    return n;
+}
+
+int nvrtc_target_for(int cc, char *target, size_t len)
+{
+    int n = 0, archs[64];
+    if (nvrtcGetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0 || n > 64 ||
+        nvrtcGetSupportedArchs(archs) != NVRTC_SUCCESS)
+        return -1;
+    int best = -1;
+    for (int i = 0; i < n; i++) {
+        if (archs[i] == cc) {
+            snprintf(target, len, "sm_%d", cc);
+            return 1;
+        }
+        /* Same major version and not newer: the driver runs it as is. */
+        if (archs[i] < cc && archs[i] > best)
+            best = archs[i];
+    }
+    if (best < 0)
+        return -1;
+    /* A GPU newer than this NVRTC: PTX, which the driver compiles at load. */
+    snprintf(target, len, "compute_%d", best);
+    return 0;
+}
+
+static int field_after(const char *line, const char *end, const char *word, int *val)
+{
+    /* Find "<number> <word>" inside [line, end). */
+    size_t wl = strlen(word);
+    for (const char *p = line; p + wl <= end; p++) {
+        if (strncmp(p, word, wl) != 0)
+            continue;
+        const char *q = p;
+        while (q > line && q[-1] == ' ')
+            q--;
+        const char *s = q;
+        while (s > line && s[-1] >= '0' && s[-1] <= '9')
+            s--;
+        if (s == q)
+            continue;
+        *val = atoi(s);
+        return 1;
+    }
+    return 0;
+}
+
+int parse_ptxas_report(const char *log, const char *kernel, resources *res)
+{
+    char key[300];
+    snprintf(key, sizeof key, "Compiling entry function '%s'", kernel);
+    const char *start = log ? strstr(log, key) : NULL;
+    if (!start)
+        return 0;
+    const char *stop = strstr(start + 1, "Compiling entry function");
+    if (!stop)
+        stop = start + strlen(start);
+    /* The kernel's own "Function properties" block comes first; helper
+     * functions' blocks follow and must not be counted. */
+    for (const char *line = start; line < stop;) {
+        const char *eol = memchr(line, '\n', (size_t)(stop - line));
+        if (!eol)
+            eol = stop;
+        int v;
+        if (strstr(line, "stack frame") && strstr(line, "stack frame") < eol) {
+            if (field_after(line, eol, "bytes stack frame", &v))
+                res->stack_bytes = v;
+            if (field_after(line, eol, "bytes spill stores", &v))
+                res->spill_stores = v;
+            if (field_after(line, eol, "bytes spill loads", &v))
+                res->spill_loads = v;
+        }
+        const char *used = strstr(line, "Used ");
+        if (used && used < eol) {
+            if (field_after(line, eol, "registers", &v))
+                res->regs = v;
+            if (field_after(line, eol, "bytes smem", &v))
+                res->smem_static = v;
+            res->known = 1;
+            break;  /* the entry's own numbers end here */
+        }
+        line = eol + 1;
+    }
+    return res->known;
+}
+
+static char *program_log(nvrtcProgram prog)
+{
+    size_t n = 0;
+    if (nvrtcGetProgramLogSize(prog, &n) != NVRTC_SUCCESS)
+        return strdup("");
+    char *log = malloc(n + 1);
+    if (!log)
+        return NULL;
+    if (nvrtcGetProgramLog(prog, log) != NVRTC_SUCCESS)
+        log[0] = 0;
+    log[n] = 0;
+    return log;
+}
+
+/* PTX, also after ptxas failed (the front end's output is still there). */
+static void keep_ptx(nvrtcProgram prog, compiled *out)
+{
+    size_t n = 0;
+    if (nvrtcGetPTXSize(prog, &n) != NVRTC_SUCCESS || n == 0 || !(out->ptx = malloc(n + 1)))
+        return;
+    if (nvrtcGetPTX(prog, out->ptx) != NVRTC_SUCCESS) {
+        free(out->ptx);
+        out->ptx = NULL;
+        return;
+    }
+    out->ptx[n] = 0;
+    out->ptx_size = n;
+}
+
+/* Every NVRTC call is checked; a failure says which call and what it means. */
+#define NVRTC_TRY(call)                                                          \
+    do {                                                                         \
+        nvrtcResult r_ = (call);                                                 \
+        if (r_ != NVRTC_SUCCESS) {                                               \
+            snprintf(out->error, sizeof out->error,                             \
+                     "%s failed (%s:%d): %s", #call, __FILE__, __LINE__,         \
+                     nvrtcGetErrorString(r_));                                   \
+            out->outcome = OUT_INTERNAL;                                         \
+            goto done;                                                           \
+        }                                                                        \
+    } while (0)
+
+/* NVRTC itself, in the compile child: `src` as job->name, for out->target. */
+static void nvrtc_compile(const char *src, const compile_job *job, int native, compiled *out)
+{
+    nvrtcProgram prog = NULL;
+    const char *name = job->name ? job->name : job->path;
+    const char *dirs[MAX_INCLUDE_DIRS];
+    int ndirs = compile_include_dirs(dirs, MAX_INCLUDE_DIRS);
+    char arch[32], inc[MAX_INCLUDE_DIRS][1100], defs[MAX_KNOBS][80];
+    const char *opts[16 + MAX_INCLUDE_DIRS + MAX_KNOBS];
+    int n = 0;
+    snprintf(arch, sizeof arch, "-arch=%s", out->target);
+    opts[n++] = arch;
+    opts[n++] = "-std=c++17";
+    opts[n++] = "-lineinfo";
+    /* No --no-source-include: the toolkit's own headers need their folder
+     * searched (cooperative_groups/details/driver_abi.h includes "info.h").
+     * A quoted include of the student's is refused by the scan, and a file
+     * next to the student's is never opened (compile_sandbox.c). */
+    for (int d = 0; d < ndirs; d++) {
+        snprintf(inc[d], sizeof inc[d], "-I%s", dirs[d]);
+        opts[n++] = inc[d];
+    }
+    if (native) {
+        opts[n++] = "-Xptxas";
+        opts[n++] = "-v";
+    }
+    for (int k = 0; k < MAX_KNOBS && job->ex->knobs[k].name; k++) {
+        snprintf(defs[k], sizeof defs[k], "-D%s=%d", job->ex->knobs[k].name, job->knobs[k]);
+        opts[n++] = defs[k];
+    }
+
+    out->outcome = OUT_COMPILE_ERROR;
+    NVRTC_TRY(nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
+    nvrtcResult r = nvrtcCompileProgram(prog, n, opts);
+    out->log = program_log(prog);
+    if (r == NVRTC_ERROR_COMPILATION) {
+        keep_ptx(prog, out);
+        snprintf(out->error, sizeof out->error, "%s does not compile. The compiler's messages "
+                 "below name the file and line (file(line): error: ...); fix the first one "
+                 "first, later ones often follow from it.", name);
+        if (native)
+            parse_ptxas_report(out->log, job->kernel, &out->res);
+        goto done;
+    }
+    NVRTC_TRY(r);
+    keep_ptx(prog, out);
+    if (!out->ptx) {
+        snprintf(out->error, sizeof out->error, "NVRTC returned no PTX for %s", name);
+        out->outcome = OUT_INTERNAL;
+        goto done;
+    }
+    if (native) {
+        NVRTC_TRY(nvrtcGetCUBINSize(prog, &out->cubin_size));
+        out->cubin = malloc(out->cubin_size);
+        if (!out->cubin)
+            goto done;
+        NVRTC_TRY(nvrtcGetCUBIN(prog, out->cubin));
+    }
+
+    char entry[300];
+    snprintf(entry, sizeof entry, ".entry %s(", job->kernel);
+    if (!strstr(out->ptx, entry)) {
+        out->missing = 1;
+        out->outcome = OUT_MISSING;
+        snprintf(out->error, sizeof out->error,
+                 "%s compiles but has no kernel named '%s': declare it as "
+                 "extern \"C\" __global__ void %s(...)",
+                 name, job->kernel, job->kernel);
+        goto done;
+    }
+    if (native)
+        parse_ptxas_report(out->log, job->kernel, &out->res);
+    out->ok = 1;
+    out->outcome = OUT_NOT_RUN;
+done:
+    if (prog)
+        nvrtcDestroyProgram(&prog);
+}
+
+void nvrtc_warm_up(void)
+{
+    static int warm;
+    if (warm)
+        return;
+    warm = 1;
+    nvrtcProgram prog;
+    if (nvrtcCreateProgram(&prog, "extern \"C\" __global__ void warm_up() {}", "warm_up.cu",
+                           0, NULL, NULL) != NVRTC_SUCCESS)
+        return;
+    const char *opts[] = {"-arch=compute_75"};
+    nvrtcCompileProgram(prog, 1, opts);   /* nothing to check: only the start-up counts */
+    nvrtcDestroyProgram(&prog);
+}
+
+/* What the compile child sends back, followed by the log, PTX and cubin.
+ * Parent and child are the same program, so the struct travels as bytes. */
+typedef struct wire {
+    compiled c;             /* its pointers mean nothing in the parent */
+    size_t log_len;
+    char refused[512];      /* the first file the sandbox kept NVRTC from opening */
+} wire;
+
+void nvrtc_child_body(void *arg, int fd)
+{
+    child_task *t = arg;
+    const char *dirs[MAX_INCLUDE_DIRS];
+    int ndirs = compile_include_dirs(dirs, MAX_INCLUDE_DIRS);
+    wire w;
+    memset(&w, 0, sizeof w);
+    sandbox_enter(dirs, ndirs);
+    nvrtc_compile(t->src, t->job, t->native, &t->c);
+    w.c = t->c;
+    w.log_len = t->c.log ? strlen(t->c.log) : 0;
+    if (sandbox_refused())
+        snprintf(w.refused, sizeof w.refused, "%s", sandbox_refused());
+    if (write_all(fd, &w, sizeof w) == 0 && write_all(fd, t->c.log, w.log_len) == 0 &&
+        write_all(fd, t->c.ptx, t->c.ptx ? t->c.ptx_size : 0) == 0)
+        write_all(fd, t->c.cubin, t->c.cubin ? t->c.cubin_size : 0);
+}
+
+/* n bytes and a NUL (the log and PTX are text; the cubin does not mind). */
+static char *copy_bytes(const char *p, size_t n)
+{
+    char *q = malloc(n + 1);
+    if (!q)
+        return NULL;
+    memcpy(q, p, n);
+    q[n] = 0;
+    return q;
+}
+
+int nvrtc_unpack(const char *buf, size_t len, compiled *out, char *refused, size_t rlen)
+{
+    wire w;
+    if (len < sizeof w)
+        return -1;
+    memcpy(&w, buf, sizeof w);
+    size_t ptx = w.c.ptx ? w.c.ptx_size : 0, cubin = w.c.cubin ? w.c.cubin_size : 0;
+    if (len != sizeof w + w.log_len + ptx + cubin)
+        return -1;
+    const char *p = buf + sizeof w;
+    *out = w.c;
+    out->log = w.c.log ? copy_bytes(p, w.log_len) : NULL;
+    out->ptx = ptx ? copy_bytes(p + w.log_len, ptx) : NULL;
+    out->cubin = cubin ? copy_bytes(p + w.log_len + ptx, cubin) : NULL;
+    snprintf(refused, rlen, "%s", w.refused);
+    return 0;
+}
+

@@ -1,0 +1,35 @@
+/* ptx_rules.h: what a kernel's PTX may declare, and how much it declares.
+ *
+ * A kernel must compute its answer on every launch. Device memory that
+ * outlives a launch (a __device__ or __managed__ variable, a function-local
+ * static) would let it compute once and replay the answer afterwards, so a
+ * student's PTX may not declare a device-global variable that its code can
+ * write. "Can write" is read from the PTX itself, inline assembly included: a
+ * .global variable is writable when its name appears anywhere but in its own
+ * declaration and in the address of a load (ld); a store, an atomic, or taking
+ * its address (mov, cvta, an initializer such as generic(x)) all count. That
+ * lets through what cannot keep state: the constants CCCL and
+ * cooperative_groups declare (never written), and read-only tables. __constant__
+ * data (.const) cannot be written by a kernel at all. */
+#ifndef GRADER_PTX_RULES_H
+#define GRADER_PTX_RULES_H
+
+#include <stddef.h>
+
+/* 0 when `ptx` declares no device-global variable its code can write and
+ * allocates nothing on the device heap; else -1, with a message in `msg`
+ * that names the first such variable, contains "__device__ variable" and
+ * says why the rule exists. */
+int ptx_check_device_globals(const char *ptx, char *msg, size_t len);
+
+/* Bytes of statically sized .shared and of .const data that `ptx` declares
+ * (dynamic `extern __shared__` arrays count 0). */
+void ptx_declared_bytes(const char *ptx, long *shared, long *constant);
+
+/* A PTX or C++ symbol as a student wrote it: "_ZZ1kE2st" becomes "st" and
+ * sets *local_in to "k" (a static variable inside k); "_ZN2ns1xE" becomes
+ * "ns::x". Plain names are copied. */
+void ptx_readable_name(const char *sym, size_t n, char *out, size_t len, char *local_in,
+                       size_t local_len);
+
+#endif
