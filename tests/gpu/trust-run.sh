@@ -5,7 +5,7 @@
 #   bash tests/gpu/trust-run.sh                 # every phase, within TRUST_SECONDS
 #   REPEAT_FROM=5 bash tests/gpu/trust-run.sh repeat      # more repeats only
 #
-# Phases (default: test race time repeat):
+# Phases (default: test race time repeat; also: margin):
 #   test     make test: the CPU suite, then the GPU suite (solutions PASS,
 #            stubs and baselines fail, every fixture of tests/gpu/{faulty,
 #            cheats,races}/ gets its expected verdict, SANITIZE=1 and
@@ -15,6 +15,7 @@
 #            tests/gpu/races/ and on the lesson 3, 9 and 10 solutions
 #   time     wall time of grading each lesson's solutions
 #            (tests/gpu/probes/time-lessons.sh)
+#   margin   the floor's margin: grader/measure/floor_margin.cu
 #   repeat   grade the solutions and the stubs, alternately, runs
 #            REPEAT_FROM..REPEAT_TO (default 2..10 after `test`, else 1..10),
 #            while time is left
@@ -82,8 +83,17 @@ summarize() {
             echo
         fi
         if [ -f "$R/time.tsv" ]; then
-            echo "3. Grading time per lesson (solutions, one grader run per lesson)"
-            sed 's/^/   /' "$R/time.tsv"
+            echo "3. Grading time per lesson (solutions, one grader run per lesson): now | before"
+            if [ -f "$R/time-before.tsv" ]; then
+                join -t "$(printf '\t')" -a 1 "$R/time.tsv" "$R/time-before.tsv" | sed 's/^/   /'
+            else
+                sed 's/^/   /' "$R/time.tsv"
+            fi
+            echo
+        fi
+        if [ -f "$R/floor_margin.tsv" ]; then
+            echo "3b. Floor margin (grader/measure/floor_margin.cu)"
+            tail -8 "$R/floor_margin.tsv" | sed 's/^/   /'
             echo
         fi
         if ls "$R"/repeat/*.json >/dev/null 2>&1; then
@@ -134,7 +144,7 @@ if has_phase test; then
         log "test (at most ${t}s)"
         # -k: the GPU suite runs even when a CPU-side target (the slides, say,
         # on a machine without pandoc or the network) fails.
-        timeout -k 10 "$t" make -k test >"$R/make-test.log" 2>&1
+        timeout -k 10 "$t" make -k "${TEST_TARGET:-test}" >"$R/make-test.log" 2>&1
         rc=$?
         echo "$rc" >"$R/make-test.exit"
         [ $rc -ge 124 ] && log "test: cut short after ${t}s"
@@ -204,7 +214,24 @@ if has_phase time; then
         log "time"
         timeout -k 10 "$t" bash tests/gpu/probes/time-lessons.sh "$R/time.tsv" \
             >/dev/null 2>&1 || log "time: cut short or failed"
+        # Before: the grader as it stood before these changes, carried as
+        # .old-grader/ (git archive 3fe8ff4), timed on its own lessons.
+        if [ -d .old-grader ] && [ "$(left)" -gt 60 ]; then
+            log "time: the old grader"
+            (cd .old-grader && make -s -j"$(nproc)" build/grader >/dev/null 2>&1 &&
+             timeout -k 10 100 bash ../tests/gpu/probes/time-lessons.sh ../"$R/time-before.tsv" \
+                 >/dev/null 2>&1) || log "time: the old grader failed or was cut short"
+        fi
     fi
+    summarize
+fi
+
+# ---- the floor's margin: the best real kernels against cudaMemcpy ------------
+if has_phase margin; then
+    log "margin"
+    "${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" -O3 -arch=native -o build/floor_margin \
+        grader/measure/floor_margin.cu >"$R/floor_margin.build" 2>&1 &&
+        timeout -k 5 60 build/floor_margin >"$R/floor_margin.tsv" 2>&1 || log "margin failed"
     summarize
 fi
 
