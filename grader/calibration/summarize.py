@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""summarize.py DIR DATE: the calibration table (markdown) from a device run's
+"""summarize.py DIR DATE [NOTES]: the calibration table (markdown) from a device run's
 repeat/sol-*.json and repeat/stub-*.json, as tests/gpu/device-run.sh writes
-them. Maintainers' tool; the course itself never needs it."""
+them; NOTES, a markdown file, is appended. Maintainers' tool; the course itself never needs it."""
 import json,glob,statistics as st,collections
 import sys
 D=sys.argv[1]
@@ -16,7 +16,7 @@ out=[]
 out.append("# Calibration: NVIDIA H100 80GB HBM3, "+sys.argv[2]+"\n")
 out.append("Measured through the device tool on one NVIDIA H100 80GB HBM3 (driver 580.159.04,\n"
 "compute capability 9.0, 132 SMs, 50 MB L2), clocks as found. Each row: ten consecutive\n"
-"`build/grader check all --solutions` runs (`repeat/sol-*.json`), and two gradings of the\n"
+"`build/grader check all --solutions` runs (`repeat/sol-*.json`), and "+str(len(stubs))+" gradings of the\n"
 "untouched stubs (`repeat/stub-*.json`). Times are medians of interleaved launches with the L2\n"
 "flushed before each; the bar is computed in each run from that run's reference.\n")
 out.append(f"Copy bandwidth measured by the grader (device-to-device copy, read + write): "
@@ -47,11 +47,12 @@ for (l,n),es in rows.items():
                 elif kind=='bandwidth': st_out.append(f"{e['outcome']} ({100*m/e['copy_gbps']:.0f}% bw)")
                 elif kind=='speedup': st_out.append(f"{e['outcome']} ({m:.2f}x)")
                 else: st_out.append(f"{e['outcome']} ({m:.2f}x ref time)")
-    out.append(f"| lesson{l}/{n} | {b:.3f} | {s:.3f} | {sp} | {bar} | {verd} | {'; '.join(st_out)} |")
-out.append("\nOther measurements of the same session, in this folder: `solutions.txt`, `stubs.txt`,\n"
-"`baselines.txt` (the GPU test suite's three gradings), `fault-*.txt` (its broken kernels),\n"
-"`make-test.log`, `coalescing.tsv` (lesson 2's figures), `prefetch-sweep*.tsv` (lessons 5-10's\n"
-"figures), `tile-sweep.tsv`, `unroll.tsv`, `plateau.tsv`, `padding.tsv`, `l6-pdist.tsv`,\n"
-"`l9-pdist.tsv`, `bps8.txt`, `l9-bps4.txt`, and `ncu-lesson*.txt` (Nsight Compute counters,\n"
-"`make check lessonN NCU=1`).\n")
+    # The stub's verdicts, each distinct one with how many runs gave it.
+    sc=collections.Counter(o.split(" (")[0] for o in st_out)
+    ms=[o.split(" (",1)[1].rstrip(")") for o in st_out if " (" in o]
+    stub_txt="; ".join(f"{k} {c}/{len(st_out)}" for k,c in sc.items())
+    if ms: stub_txt+=" ("+(ms[0] if len(set(ms))==1 else min(ms)+" to "+max(ms))+")"
+    out.append(f"| lesson{l}/{n} | {b:.3f} | {s:.3f} | {sp} | {bar} | {verd} | {stub_txt} |")
+if len(sys.argv) > 3:
+    out.append("\n"+open(sys.argv[3]).read())
 print("\n".join(out))
