@@ -23,9 +23,11 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "buffers.h"
+#include "child.h"
 #include "compile.h"
 #include "cuda_check.h"
-#include "gpu.h"
+#include "device.h"
 #include "verify.h"
 
 #define MAX_PROBE_SIZES 12
@@ -107,8 +109,9 @@ static int parse_sizes(const exercise *ex, const char *spec, size_t *out)
 }
 
 /* One size: launch repeatedly and count the launches with any wrong value. */
-static void probe_size(const exercise *ex, const kernel *k, const int *knobs, const char *desc,
-                       const device_facts *dev, size_t size, const probe_opts *o)
+static void probe_size(const device_ops *D, const exercise *ex, const kernel *k,
+                       const int *knobs, const char *desc, const device_facts *dev,
+                       size_t size, const probe_opts *o)
 {
     instance I;
     set_stage("building the inputs of size %zu", size);
@@ -117,26 +120,31 @@ static void probe_size(const exercise *ex, const kernel *k, const int *knobs, co
                ex->name, desc, size, I.error);
         return;
     }
-    dev_buffers d;
-    dev_buffers_upload(&d, &I);
+    dev_set d;
+    dev_set_upload(D, &d, &I);
     int wrong = 0, first = -1, n = 0;
     char first_msg[256] = "-";
     double t0 = now_s();
     for (; n < o->launches && (n < 2 || now_s() - t0 < o->seconds); n++) {
         set_stage("launch %d at size %zu", n, size);
-        dev_buffers_poison(&d, &I);
-        gpu_launch(k, &I, &d, 0, 10.0);
-        int bad_buf;
-        long bad_off;
-        size_t guard = dev_buffers_download(&d, &I, &bad_buf, &bad_off);
+        void *argp[MAX_ARGS];
+        dev_set_poison(D, &d, &I);
+        dev_set_args(&d, &I, argp);
+        launch_result L = D->launch(k, &I, argp, 0, 10.0);
+        if (L.status != LAUNCH_OK)
+            child_fail(L.status == LAUNCH_HUNG ? OUT_HANG : OUT_RESOURCES, NULL,
+                       "launch %d at size %zu %s", n, size,
+                       L.status == LAUNCH_HUNG ? "did not finish" : "was refused");
+        guard_damage gd = dev_set_guards(D, &d, &I);
+        dev_set_download(D, &d, &I);
         mismatch_report rep;
         size_t bad = verify_outputs(&I, ex->rtol, ex->atol, &rep);
-        if (!guard && !bad)
+        if (!gd.bytes && !bad)
             continue;
         if (wrong++ == 0) {
             first = n;
-            if (guard)
-                snprintf(first_msg, sizeof first_msg, "%zu guard bytes changed", guard);
+            if (gd.bytes)
+                snprintf(first_msg, sizeof first_msg, "%zu guard bytes changed", gd.bytes);
             else
                 snprintf(first_msg, sizeof first_msg, "%zu of %zu values wrong (%zu unwritten)",
                          rep.wrong, rep.checked, rep.unwritten);
@@ -145,7 +153,7 @@ static void probe_size(const exercise *ex, const kernel *k, const int *knobs, co
     printf("%s\tlesson%d/%s\t%s\t%zu\t%d\t%d\t%d\t%.2f\t%s\n", o->tag, ex->lesson, ex->name,
            desc, size, n, wrong, first, now_s() - t0, first_msg);
     fflush(stdout);
-    dev_buffers_free(&d);
+    dev_set_free(D, &d);
     instance_free(&I);
 }
 
@@ -158,34 +166,37 @@ static _Noreturn void leave(int code)
 static void probe(const exercise *ex, const probe_opts *o, result *r)
 {
     g_result = r;
+    const device_ops *D = &device_cuda;
     int knobs[MAX_KNOBS];
-    char desc[128];
+    char desc[128], why[768];
     if (knob_values(ex, o, knobs, desc, sizeof desc) != 0)
         leave(1);
     device_facts dev;
-    cudaError_t e = gpu_probe(&dev);
-    if (e != cudaSuccess) {
-        printf("%s\tlesson%d/%s\t%s\t-\t0\t0\t-\t0\tno GPU: %s\n", o->tag, ex->lesson, ex->name,
-               desc, cudaGetErrorName(e));
+    if (D->probe(&dev, why, sizeof why)) {
+        printf("%s\tlesson%d/%s\t%s\t-\t0\t0\t-\t0\tno GPU: %s\n", o->tag, ex->lesson,
+               ex->name, desc, why);
         leave(3);
     }
     compiled c;
     set_stage("compiling %s", o->file);
-    compile_file(o->file, ex, ex->kernel, knobs, dev.cc, &c);
+    compile_job job = {.path = o->file, .ex = ex, .kernel = ex->kernel, .knobs = knobs,
+                       .cc = dev.cc};
+    D->compile(&job, 1, &c);
     if (!c.ok) {
-        printf("%s\tlesson%d/%s\t%s\t-\t0\t0\t-\t0\tdoes not compile: %s\n", o->tag, ex->lesson,
-               ex->name, desc, c.error);
+        printf("%s\tlesson%d/%s\t%s\t-\t0\t0\t-\t0\tdoes not compile: %s\n", o->tag,
+               ex->lesson, ex->name, desc, c.error);
         fprintf(stderr, "%s\n", c.log ? c.log : "");
         leave(1);
     }
     kernel k;
     set_stage("loading %s", o->file);
-    gpu_load(&c, ex->kernel, &k);
+    if (D->load(&c, ex->kernel, &k, why, sizeof why))
+        child_fail(OUT_CRASH, why, "%s cannot be loaded", o->file);
     size_t sizes[MAX_PROBE_SIZES];
     int ns = parse_sizes(ex, o->sizes, sizes);
     for (int s = 0; s < ns; s++)
-        probe_size(ex, &k, knobs, desc, &dev, sizes[s], o);
-    gpu_unload(&k);
+        probe_size(D, ex, &k, knobs, desc, &dev, sizes[s], o);
+    D->unload(&k);
     compiled_free(&c);
 }
 
