@@ -39,6 +39,16 @@
 # Lesson 5 has no PDIST (its batch is four named registers): the third
 # command grades it once and files its row under PDIST 4. Lesson 10's padded
 # kernel runs with its default PADDING 1, an odd stride for every even PDIST.
+#
+# `make sweep-data` (grader/measure/measure.mk) runs the same commands. The
+# course's copies in lessons/figures/, NVIDIA H100 80GB HBM3, 2026-11-23:
+# prefetch-sweep.png from grader/calibration/h100-2026-11-23/prefetch-sweep.tsv
+# (the first session, all six PDIST); prefetch-sweep-padded.png from
+# grader/calibration/h100-2026-11-23-c/measure/prefetch-sweep-padded.tsv
+# (`make sweep-data SWEEP_PDIST=4,8,16`, with the padded lessons 6 and 8),
+# drawn with
+#   ttl='Padded (lessons 6, 8, 10a) and index-major (10b) buffers at PDIST 4, 8 and 16 only'
+#       . "\n" . '(4 blocks of 128 threads per SM; lessons 7 and 9 unpadded, for comparison)'
 
 if (!exists("in")) in = 'build/sweep.tsv'
 if (!exists("out")) out = 'prefetch-sweep.png'

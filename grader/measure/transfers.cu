@@ -9,10 +9,12 @@
  *   build/measure/transfers > build/measure/transfers.tsv
  * and draws the plots with grader/measure/transfers.gp.
  *
- * The rows are those of the probe the lesson's figures come from
- * (grader/measure/probes/l14_transfers.cu, on the H100; its TSV is
- * grader/calibration/h100-2026-11-23-b/lessons/l14.tsv), with more copy
- * sizes, so transfers.gp draws either:
+ * The lesson's figures and tables come from this program's run on the H100
+ * (grader/calibration/h100-2026-11-23-c/measure/transfers.tsv). Its rows
+ * are those of the earlier probe grader/measure/probes/l14_transfers.cu
+ * (grader/calibration/h100-2026-11-23-b/lessons/l14.tsv), with more copy
+ * sizes and without the probe's registered and zero-copy rows, so
+ * transfers.gp draws either:
  *   l14 bw DIR MEM BYTES - ms GBps -
  *       cudaMemcpy of BYTES, DIR H2D or D2H, MEM pageable (malloc, every
  *       page touched first) or pinned (cudaMallocHost); wall-clock median

@@ -64,8 +64,14 @@ set style histogram clustered gap 1
 set style fill solid 0.8 border -1
 set boxwidth 0.9
 set xtics rotate by -25 scale 0
-set key top right
-set yrange [0:*]
+# Headroom above the tallest bar for the key, so no bar hides it whatever
+# the heights (the tallest may be any configuration on another machine).
+stats ov using 2 nooutput
+top = STATS_max
+stats ov using 3 nooutput
+top = STATS_max > top ? STATS_max : top
+set key inside top center vertical Left reverse
+set yrange [0:1.3 * top]
 plot ov using 2:xtic(1) title sprintf("kernel: %s multiply-add per element (a copy)", w1), \
      ''  using 3 title sprintf("kernel: %s multiply-adds per element", w2)
 

@@ -50,17 +50,19 @@ static const exercise bulk_ring = {
     .build = build_bulk_ring,
     .rtol = 1e-11,
     .atol = 1e-12,
-    /* Provisional calibration (probe 2026-11-23, NVIDIA H100 80GB HBM3,
-     * grader/calibration/h100-2026-11-23-b/lessons/l12.tsv; to be confirmed
-     * by 10 gradings): lesson 9's ring at PDIST 8 0.233 ms (3.78x the plain
-     * loop); the bulk ring with libcu++'s barrier, 4 stages of 4 iterations,
-     * 0.188 ms (4.69x the plain loop), so 1.24x the baseline. The reference
-     * here is the same protocol in PTX (mbarrier.arrive + try_wait,
-     * expect_tx + cp.async.bulk: what libcu++ compiled to in that probe), not
-     * yet timed itself. Share 0.5 puts the bar near 1.12x; the untouched stub
-     * is the baseline, 1.00x. One stage per iteration (STAGE_ITERS 1) gave
-     * only 1.81x the plain loop in the probe: a block-wide wait every
-     * iteration. */
+    /* Calibration: ten gradings on an NVIDIA H100 80GB HBM3, 2026-11-23
+     * (grader/calibration/h100-2026-11-23-c.md, raw reports in
+     * h100-2026-11-23-c/repeat/). Lesson 9's ring at PDIST 8 (the baseline)
+     * 0.239-0.240 ms; the reference, 4 stages of 4 iterations in PTX
+     * (mbarrier.arrive + try_wait, expect_tx + cp.async.bulk),
+     * 0.184-0.185 ms, 1.29-1.30x; the bar 1.15x; the untouched stub 1.00x
+     * and MECHANISM 10 of 10 (no cp.async.bulk). The same ring written with
+     * libcu++ (tests/gpu/accepted/) graded PASS at 1.26x in that session's
+     * GPU suite. The probe that chose the share
+     * (h100-2026-11-23-b/lessons/l12.tsv) measured the libcu++ ring at 1.24x
+     * over lesson 9's, and one stage per iteration (STAGE_ITERS 1) at only
+     * 1.81x the plain loop against lesson 9's 3.78x: a block-wide wait
+     * every iteration. */
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
     .bar_floor = 1.08,
