@@ -25,11 +25,17 @@ check-package:
 	@$(NEED) check test -f /usr/include/check.h
 	@$(NEED) pkg-config command -v pkg-config
 
-$(UNIT_BIN): $(UNIT_SRC) $(FIXTURE_SRC) tests/unit/*.h tests/gpu/fixture.h $(BUILD)/libgrader.a \
-              | check-package
+# One object per source, so that make -j compiles them side by side.
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRC) $(FIXTURE_SRC))
+
+$(BUILD)/obj/tests/%.o: tests/%.c tests/unit/*.h tests/gpu/fixture.h grader/*.h grader/specs/*.h \
+                        | check-package cuda-toolkit
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -o $@ $(UNIT_SRC) $(FIXTURE_SRC) \
-	  $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -c -o $@ $<
+
+$(UNIT_BIN): $(UNIT_OBJ) $(BUILD)/libgrader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
 
 $(GPU_BIN): tests/gpu/test_gpu.c $(FIXTURE_SRC) tests/gpu/fixture.h $(BUILD)/libgrader.a \
             | check-package
