@@ -19,7 +19,7 @@ LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 # each lesson's knobs and refuses a name no graded lesson has (tile=32,
 # TILES=32, PDIST for lesson 3), so nothing is silently ignored and a new
 # lesson's knobs need no change here.
-MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR
+MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR TEST_JOBS
 CMDLINE_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
 quote = '$(subst ','\'',$(1))'
 KNOB_ARGS := $(foreach v,$(sort $(filter-out $(MAKE_OPTIONS),$(CMDLINE_VARS))),\

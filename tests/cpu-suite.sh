@@ -3,7 +3,7 @@
 # (tests/run-parts.sh). make test-cpu runs it once everything the parts use
 # is built; run alone, it expects the same (make test-cpu-build).
 #
-#   UNIT_BIN=build/tests/unit_tests GRADER=build/grader TEST_JOBS=2 bash tests/cpu-suite.sh
+#   UNIT_BIN=build/tests/unit_tests GRADER=build/grader TEST_JOBS=3 bash tests/cpu-suite.sh
 #
 # The parts: each Check suite of the unit binary (unit/NAME, one process
 # each; Check still runs every test in a child of its own, with its
@@ -16,7 +16,7 @@ set -u
 cd "$(dirname "$0")/.."
 unit=${UNIT_BIN:-build/tests/unit_tests}
 grader=${GRADER:-build/grader}
-jobs=${TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
 logs=build/tests/parts
 # The parts' own makes: none of the outer make's job flags (its jobserver is
 # not theirs); the variables set on its command line stay.

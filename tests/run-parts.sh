@@ -15,14 +15,16 @@
 #          stderr to LOGDIR/NAME.log (NAME's / as _)
 #
 # A part's output is printed as soon as it and every part listed before it
-# have finished, so the output reads the same on every run. While parts run,
+# have finished, so the output reads the same on every run; its header says
+# how long it took, and how much CPU (user + system) it used. While parts run,
 # a terminal shows which (one line, redrawn); a log gets a line whenever 20 s
 # passed with nothing printed. Every part runs to its end, failed or not;
 # the exit status is 0 only when every part exited 0. -j N: at most N at
-# once (default: the number of CPUs). Ctrl-C stops every part.
+# once (default: one more than the CPUs, as some parts wait on a child or a
+# browser part of the time). Ctrl-C stops every part.
 set -u
 
-jobs=$(nproc 2>/dev/null || echo 2)
+jobs=$(($(nproc 2>/dev/null || echo 2) + 1))
 logdir=build/tests/parts
 while getopts 'j:d:' opt; do
     case $opt in
@@ -111,7 +113,9 @@ start() {
         bash -c "${cmds[$i]}" >"${logs[$i]}" 2>&1 </dev/null
         rc=$?
         since "$s"
-        echo "$rc $REPLY" >"${rcs[$i]}.tmp" && mv "${rcs[$i]}.tmp" "${rcs[$i]}"
+        # The CPU the part used: times' second line, its children's user and system time.
+        times >"${rcs[$i]}.cpu"
+        echo "$rc $REPLY $(sed -n 2p "${rcs[$i]}.cpu")" >"${rcs[$i]}.tmp" && mv "${rcs[$i]}.tmp" "${rcs[$i]}"
     ) &
     pid[$i]=$!
 }
@@ -137,14 +141,25 @@ show_status() {
     fi
 }
 
+# "1m2.345s" -> 62.3
+seconds() {
+    local m=${1%%m*} s=${1#*m}
+    s=${s%s}
+    REPLY=$(awk -v m="$m" -v s="$s" 'BEGIN { printf "%.1f", m * 60 + s }')
+}
+
 print_part() {
-    local i=$1 rc secs
-    read -r rc secs <"${rcs[$i]}"
+    local i=$1 rc secs user sys cpu=''
+    read -r rc secs user sys <"${rcs[$i]}"
+    if [ -n "${sys:-}" ]; then
+        seconds "$user" && user=$REPLY
+        seconds "$sys" && cpu=", CPU ${user} + ${REPLY} s"
+    fi
     clear_status
     if [ "$rc" = 0 ]; then
-        echo "${green}--- ${names[$i]}: ok${plain} ($secs s)"
+        echo "${green}--- ${names[$i]}: ok${plain} ($secs s$cpu)"
     else
-        echo "${red}--- ${names[$i]}: FAILED${plain} (exit $rc, $secs s; log: ${logs[$i]})"
+        echo "${red}--- ${names[$i]}: FAILED${plain} (exit $rc, $secs s$cpu; log: ${logs[$i]})"
         failed+=("${names[$i]}")
     fi
     cat "${logs[$i]}"

@@ -9,7 +9,7 @@
 #                   check without a GPU, watch, progress; the class tools
 #                   end to end (tests/class/class.mk); the slides in Chromium.
 #                   Built with make -j, then run side by side, TEST_JOBS at
-#                   a time (default: one per CPU; tests/cpu-suite.sh)
+#                   a time (default: CPUs + 1; tests/cpu-suite.sh)
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -21,10 +21,12 @@ GPU_BIN := $(BUILD)/tests/gpu_tests
 # The expect files of tests/gpu/{faulty,cheats,races,accepted}: read by both suites.
 FIXTURE_SRC := tests/gpu/fixture.c
 
-# How many parts of the CPU suite run at once, and make's jobs for building
-# what they use (unless make was given its own -j). Default: one per CPU.
-TEST_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-BUILD_JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(TEST_JOBS))
+# How many parts of the CPU suite run at once (default: one more than the
+# CPUs, since some parts spend part of their time waiting), and make's jobs
+# for building what they use (one per CPU, unless make was given its own -j).
+NPROC = $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS ?= $(shell echo $$(($(NPROC) + 1)))
+BUILD_JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC))
 
 # One after the other, even under make -j: the GPU suite times kernels, and
 # nothing may run beside it.
