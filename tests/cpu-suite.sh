@@ -64,6 +64,7 @@ list=$(parts) || exit 1
 echo "== CPU test suite (no GPU needed): $(wc -l <<<"$list") parts, $jobs at a time =="
 bash tests/run-parts.sh -j "$jobs" -d "$logs" <<<"$list"
 rc=$?
+[ $rc -ne 130 ] || exit 130     # stopped (Ctrl-C): no totals
 
 # The unit tests' total, as the one binary used to print it.
 checks=0 failures=0 errors=0 suites=0
