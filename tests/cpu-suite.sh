@@ -36,9 +36,8 @@ weight() {
     slides) echo 13 ;;
     unit/specs | cli) echo 8 ;;
     unit/static | unit/nogpu) echo 6 ;;
-    unit/reference) echo 5 ;;
     unit/compile | unit/compile_limits | unit/ptx_rules) echo 3 ;;
-    unit/pipeline | class/grade-class) echo 2 ;;
+    unit/pipeline | unit/reference | class/grade-class) echo 2 ;;
     unit/class | unit/source_rules) echo 1 ;;
     *) echo 0 ;;
     esac
