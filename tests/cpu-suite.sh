@@ -69,12 +69,11 @@ rc=$?
 [ $rc -ne 130 ] || exit 130     # stopped (Ctrl-C): no totals
 
 # The unit tests' total, as the one binary used to print it.
-checks=0 failures=0 errors=0 suites=0
+checks=0 failures=0 errors=0
 for f in "$logs"/unit*.log; do
     [ -f "$f" ] || continue
     read -r c fl e < <(sed -n 's/.*Checks: \([0-9]*\), Failures: \([0-9]*\), Errors: \([0-9]*\).*/\1 \2 \3/p' "$f" | tail -1)
     checks=$((checks + ${c:-0})) failures=$((failures + ${fl:-0})) errors=$((errors + ${e:-0}))
-    suites=$((suites + 1))
 done
-echo "unit tests: $checks checks in $suites parts, $failures failures, $errors errors"
+echo "unit tests, all parts: $checks checks, $failures failures, $errors errors"
 exit $rc
