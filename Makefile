@@ -74,6 +74,7 @@ help:
 	@echo "  make slides               one reveal.js deck per lesson in slides/ (S: speaker notes)"
 	@echo "  make slides-pdf           one handout PDF per lesson: each slide, then its notes"
 	@echo "  make test                 the course's test suite (GPU part skipped without a GPU)"
+	@echo "      TEST_JOBS=n            parts of the CPU suite run at once (default: CPUs + 1)"
 	@echo "  make clean                remove build/ and generated slides"
 
 all: grader
