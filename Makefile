@@ -19,7 +19,7 @@ LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 # each lesson's knobs and refuses a name no graded lesson has (tile=32,
 # TILES=32, PDIST for lesson 3), so nothing is silently ignored and a new
 # lesson's knobs need no change here.
-MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR
+MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR TEST_JOBS
 CMDLINE_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
 quote = '$(subst ','\'',$(1))'
 KNOB_ARGS := $(foreach v,$(sort $(filter-out $(MAKE_OPTIONS),$(CMDLINE_VARS))),\
@@ -74,6 +74,7 @@ help:
 	@echo "  make slides               one reveal.js deck per lesson in slides/ (S: speaker notes)"
 	@echo "  make slides-pdf           one handout PDF per lesson: each slide, then its notes"
 	@echo "  make test                 the course's test suite (GPU part skipped without a GPU)"
+	@echo "      TEST_JOBS=n            parts of the CPU suite run at once (default: CPUs + 1)"
 	@echo "  make clean                remove build/ and generated slides"
 
 all: grader

@@ -28,7 +28,7 @@ MEASURED_FIGURES := $(wildcard $(BUILD)/measure/*.png $(BUILD)/measure/*.tsv)
 # Which measured figures there are, rewritten only when the set changes, so
 # that the decks are rebuilt when one appears and also when one is removed.
 MEASURED_LIST := $(BUILD)/slides/measured-figures.txt
-ifneq ($(filter slides slides-pdf test test-cpu test-slides test-slides-browser slides/%,$(MAKECMDGOALS)),)
+ifneq ($(filter slides slides-pdf test test-cpu test-cpu-build test-slides test-slides-build test-slides-browser slides/%,$(MAKECMDGOALS)),)
 $(shell mkdir -p $(BUILD)/slides && echo '$(MEASURED_FIGURES)' | cmp -s - $(MEASURED_LIST) || echo '$(MEASURED_FIGURES)' > $(MEASURED_LIST))
 endif
 CALIBRATED_ON := NVIDIA H100 80GB HBM3, measured 2026-11-23

@@ -6,8 +6,10 @@
 #                   every stub/solution/baseline, mechanism checks, the GPU
 #                   fixtures' expect files, SANITIZE=race's report; then the
 #                   command line (tests/cli/run.sh): make's messages, make
-#                   check without a GPU, watch, progress; and the class tools
-#                   end to end (tests/class/class.mk)
+#                   check without a GPU, watch, progress; the class tools
+#                   end to end (tests/class/class.mk); the slides in Chromium.
+#                   Built with make -j, then run side by side, TEST_JOBS at
+#                   a time (default: CPUs + 1; tests/cpu-suite.sh)
 #   make test-gpu   solutions pass, stubs fail, baselines fail the speed
 #                   rule, faulty kernels get their messages
 
@@ -19,17 +21,34 @@ GPU_BIN := $(BUILD)/tests/gpu_tests
 # The expect files of tests/gpu/{faulty,cheats,races,accepted}: read by both suites.
 FIXTURE_SRC := tests/gpu/fixture.c
 
-test: test-cpu test-gpu
+# How many parts of the CPU suite run at once (default: one more than the
+# CPUs, since some parts spend part of their time waiting), and make's jobs
+# for building what they use (one per CPU, unless make was given its own -j).
+NPROC = $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS ?= $(shell echo $$(($(NPROC) + 1)))
+BUILD_JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(NPROC))
+
+# One after the other, even under make -j: the GPU suite times kernels, and
+# nothing may run beside it.
+test:
+	@$(MAKE) --no-print-directory test-cpu
+	@$(MAKE) --no-print-directory test-gpu
 
 check-package:
 	@$(NEED) check test -f /usr/include/check.h
 	@$(NEED) pkg-config command -v pkg-config
 
-$(UNIT_BIN): $(UNIT_SRC) $(FIXTURE_SRC) tests/unit/*.h tests/gpu/fixture.h $(BUILD)/libgrader.a \
-              | check-package
+# One object per source, so that make -j compiles them side by side.
+UNIT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRC) $(FIXTURE_SRC))
+
+$(BUILD)/obj/tests/%.o: tests/%.c tests/unit/*.h tests/gpu/fixture.h grader/*.h grader/specs/*.h \
+                        | check-package cuda-toolkit
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -o $@ $(UNIT_SRC) $(FIXTURE_SRC) \
-	  $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -c -o $@ $<
+
+$(UNIT_BIN): $(UNIT_OBJ) $(BUILD)/libgrader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(CHECK_CFLAGS) -o $@ $(UNIT_OBJ) $(BUILD)/libgrader.a $(CHECK_LIBS) $(LDLIBS)
 
 $(GPU_BIN): tests/gpu/test_gpu.c $(FIXTURE_SRC) tests/gpu/fixture.h $(BUILD)/libgrader.a \
             | check-package
@@ -43,13 +62,17 @@ $(RACE_PROBE): tests/gpu/race_probe.c $(BUILD)/libgrader.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
 
-test-cpu: $(UNIT_BIN) $(GRADER)
-	@echo "== CPU test suite (no GPU needed) =="
-	@$(UNIT_BIN)
-	@CUDA_HOME=$(CUDA_HOME) bash tests/cli/run.sh
-	@GRADER=$(GRADER) bash tests/unit/race_check/run.sh
-	@$(MAKE) --no-print-directory test-slides
-	@$(MAKE) --no-print-directory test-class
+# Everything the CPU suite's parts use, built first (make -j), so that the
+# parts, running side by side, only read it.
+test-cpu-build: $(UNIT_BIN) $(GRADER) test-slides-build class-packages
+	@:
+
+# The CPU suite's parts side by side (tests/cpu-suite.sh says which), each
+# one's output printed whole, in a fixed order, with its time.
+test-cpu:
+	@$(MAKE) --no-print-directory $(BUILD_JOBS) -Otarget test-cpu-build
+	@UNIT_BIN=$(UNIT_BIN) GRADER=$(GRADER) CUDA_HOME=$(CUDA_HOME) TEST_JOBS=$(TEST_JOBS) \
+	  bash tests/cpu-suite.sh
 
 # Every lesson must become a deck that needs no network: reveal.js embedded,
 # no link to a CDN.
@@ -64,6 +87,6 @@ test-gpu: $(GPU_BIN) $(GRADER)
 	@echo "== GPU test suite =="
 	@$(GPU_BIN)
 
-.PHONY: check-package test-slides
+.PHONY: check-package test-slides test-cpu-build
 
 include tests/class/class.mk

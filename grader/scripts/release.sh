@@ -3,12 +3,12 @@
 #
 # Ships every file git tracks, with its content in this working tree, except
 # solutions/ (the answers), the course's own suites that grade or read the
-# solutions' sources (tests/unit, gpu, cli, class; the copy's tests/tests.mk
-# is tests/release.mk) and .ci/. The decks' browser test (tests/slides)
-# ships: it needs no solution. The reference solutions go in compiled, as
-# PTX at the default knobs for the oldest GPU each exercise allows
-# (grader/references/, written by `grader references`). Writes
-# OUTDIR/cuda-course-student.tar.gz.
+# solutions' sources (tests/unit, gpu, cli, class, and cpu-suite.sh with its
+# runner; the copy's tests/tests.mk is tests/release.mk) and .ci/. The
+# decks' browser test (tests/slides) ships: it needs no solution. The
+# reference solutions go in compiled, as PTX at the default knobs for the
+# oldest GPU each exercise allows (grader/references/, written by `grader
+# references`). Writes OUTDIR/cuda-course-student.tar.gz.
 set -euo pipefail
 out=${1:-build/release}
 grader=${2:-build/grader}
@@ -28,17 +28,18 @@ trap 'rm -rf "$stage"' EXIT
 top=$stage/$name
 mkdir -p "$top"
 
-n=0
+files=()
 while IFS= read -r -d '' f; do
     case $f in
     solutions/* | tests/unit/* | tests/gpu/* | tests/cli/* | tests/class/* | .ci/* | \
-        tests/tests.mk | tests/release.mk) continue ;;
+        tests/tests.mk | tests/release.mk | tests/cpu-suite.sh | tests/run-parts.sh) continue ;;
     esac
     [ -f "$f" ] || continue          # deleted in the working tree
-    mkdir -p "$top/$(dirname "$f")"
-    cp -p "$f" "$top/$f"
-    n=$((n + 1))
+    files+=("$f")
 done < <(git ls-files -z)
+n=${#files[@]}
+# All in a few cp calls: one cp and one mkdir per file took seconds.
+printf '%s\0' "${files[@]}" | xargs -0 cp -p --parents -t "$top"
 mkdir -p "$top/tests"
 cp tests/release.mk "$top/tests/tests.mk"
 

@@ -5,10 +5,12 @@
 #                       archive, an unchanged re-run), then make release
 #                       unpacked, built and compiled with no solutions/
 
-test-class: $(GRADER)
-	@$(NEED) zip command -v zip
-	@$(NEED) unzip command -v unzip
+test-class: $(GRADER) class-packages
 	@bash tests/class/grade-class.sh
 	@bash tests/class/release.sh
 
-.PHONY: test-class
+class-packages:
+	@$(NEED) zip command -v zip
+	@$(NEED) unzip command -v unzip
+
+.PHONY: test-class class-packages

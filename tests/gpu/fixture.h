@@ -14,7 +14,7 @@
  *   nvrtc:    compiles             what NVRTC alone does with the file, no
  *                                  GPU and no grader rule involved: compiles,
  *                                  fails, or runaway (still compiling after
- *                                  FIXTURE_RUNAWAY_S seconds)
+ *                                  FIXTURE_RUNAWAY_S seconds of CPU)
  *   secret:   /etc/passwd          optional: a file none of whose lines may
  *                                  appear anywhere in the grader's report
  *   env:      GRADER_LAUNCH_TIMEOUT=3   optional: for the grader's environment
@@ -32,8 +32,11 @@
 
 #define FIXTURE_ROOT "tests/gpu"
 #define FIXTURE_MAX 64
-/* "runaway": NVRTC must still be busy after this long (the CPU suite's
- * check that the file really keeps a compiler busy, not that it fails). */
+/* "runaway": NVRTC must still be busy after this many seconds of CPU (the
+ * CPU suite's check that the file really keeps a compiler busy, not that it
+ * fails). CPU time, so that other work on the machine cannot make a short
+ * compile look long; the GPU suite then grades it under the grader's own
+ * limit (GRADER_COMPILE_TIMEOUT in its expect file). */
 #define FIXTURE_RUNAWAY_S 6
 
 typedef struct fixture {

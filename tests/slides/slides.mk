@@ -18,7 +18,10 @@ $(SELFTEST_DECK): tests/slides/fixtures/broken-deck.md slides/lesson-slides.lua 
 	@mkdir -p $(dir $@)
 	@$(call DECK,$<,$@)
 
-test-slides-browser: $(SLIDES) $(SELFTEST_DECK) $(NPM_STAMP)
+# What the browser test opens, built ahead by make test-cpu (make -j).
+test-slides-build: $(SLIDES) $(SELFTEST_DECK) $(NPM_STAMP)
+
+test-slides-browser: test-slides-build
 	@chromium="$(FIND_CHROMIUM)"; \
 	if [ -z "$$chromium" ]; then \
 	  if [ -n "$$CI" ]; then echo "FAIL slides in Chromium: no chromium on this CI machine (.ci/run installs it)"; exit 1; fi; \
@@ -28,4 +31,4 @@ test-slides-browser: $(SLIDES) $(SELFTEST_DECK) $(NPM_STAMP)
 	NPM_DIR=$(NPM_DIR) node tests/slides/check-decks.mjs "$$chromium" $(SLIDES) && \
 	NPM_DIR=$(NPM_DIR) node tests/slides/selftest.mjs "$$chromium" $(SELFTEST_DECK)
 
-.PHONY: test-slides-browser
+.PHONY: test-slides-browser test-slides-build

@@ -1,32 +1,59 @@
 /* test_main.c: runs every suite of the CPU test suite (make test-cpu).
- * Exit status 0 only when every test passed. */
+ * Exit status 0 only when every test passed.
+ *
+ *   unit_tests            every suite, one after another
+ *   unit_tests --list     the suites' names, one a line: tests/cpu-suite.sh
+ *                         runs each as a part of its own (CK_RUN_SUITE=name),
+ *                         several at a time */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "suites.h"
 
-int main(void)
+/* The name is the one the suite gives suite_create (what CK_RUN_SUITE
+ * matches): a name that differs runs nothing, and main says so and fails. */
+static const struct {
+    const char *name;
+    Suite *(*make)(void);
+} suites[] = {
+    {.name = "stats", .make = stats_suite},
+    {.name = "verify", .make = verify_suite},
+    {.name = "instance", .make = instance_suite},
+    {.name = "compile", .make = compile_suite},
+    {.name = "mechanism", .make = mechanism_suite},
+    {.name = "report", .make = report_suite},
+    {.name = "specs", .make = specs_suite},
+    {.name = "static", .make = static_suite},
+    {.name = "limits", .make = limits_suite},
+    {.name = "pipeline", .make = pipeline_suite},
+    {.name = "cheats", .make = cheats_suite},
+    {.name = "occupancy", .make = occupancy_suite},
+    {.name = "nogpu", .make = nogpu_suite},
+    {.name = "knobs", .make = knobs_suite},
+    {.name = "progress", .make = progress_suite},
+    {.name = "fixtures", .make = fixtures_suite},
+    {.name = "class", .make = class_suite},
+    {.name = "reference", .make = reference_suite},
+    {.name = "source_rules", .make = source_rules_suite},
+    {.name = "ptx_rules", .make = ptx_rules_suite},
+    {.name = "compile_limits", .make = compile_limits_suite},
+};
+#define N_SUITES (sizeof suites / sizeof suites[0])
+
+int main(int argc, char **argv)
 {
-    SRunner *sr = srunner_create(stats_suite());
-    srunner_add_suite(sr, verify_suite());
-    srunner_add_suite(sr, instance_suite());
-    srunner_add_suite(sr, compile_suite());
-    srunner_add_suite(sr, mechanism_suite());
-    srunner_add_suite(sr, report_suite());
-    srunner_add_suite(sr, specs_suite());
-    srunner_add_suite(sr, static_suite());
-    srunner_add_suite(sr, limits_suite());
-    srunner_add_suite(sr, pipeline_suite());
-    srunner_add_suite(sr, cheats_suite());
-    srunner_add_suite(sr, occupancy_suite());
-    srunner_add_suite(sr, nogpu_suite());
-    srunner_add_suite(sr, knobs_suite());
-    srunner_add_suite(sr, progress_suite());
-    srunner_add_suite(sr, fixtures_suite());
-    srunner_add_suite(sr, class_suite());
-    srunner_add_suite(sr, reference_suite());
-    srunner_add_suite(sr, source_rules_suite());
-    srunner_add_suite(sr, ptx_rules_suite());
-    srunner_add_suite(sr, compile_limits_suite());
+    if (argc == 2 && !strcmp(argv[1], "--list")) {
+        for (size_t i = 0; i < N_SUITES; i++)
+            printf("%s\n", suites[i].name);
+        return EXIT_SUCCESS;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: %s [--list]   (CK_RUN_SUITE=name runs one suite)\n", argv[0]);
+        return 2;
+    }
+    SRunner *sr = srunner_create(suites[0].make());
+    for (size_t i = 1; i < N_SUITES; i++)
+        srunner_add_suite(sr, suites[i].make());
     /* Each test in a child of its own, always: Check enforces a test's
      * timeout only then, and CK_FORK=no in the environment must not turn a
      * hang into a suite that never ends. */

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "child.h"
 #include "fileio.h"
@@ -17,40 +18,76 @@
 #include "suites.h"
 
 static char copy[512];         /* a course folder with no solutions/ */
+static char written[512];      /* every reference, written once for the tests' copies */
+static char write_error[800];  /* why they could not be written */
 
-/* Write every reference with `grader references`, into a copy whose
- * baselines are the course's own. */
+/* `grader references` into a folder whose baselines are the course's own,
+ * once for the tests of "student copy": in a child, so that the runner's
+ * process stays as it was (a later suite's test depends on where its
+ * allocations land). Unchecked: an error is kept for make_copy to report. */
+static void write_references(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    write_error[0] = 0;
+    snprintf(written, sizeof written, "%s/test-reference-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(written)) {
+        snprintf(write_error, sizeof write_error, "mkdtemp %s failed", written);
+        written[0] = 0;
+        return;
+    }
+    fflush(stdout);
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char dir[600], cwd[512], link[1100];
+        snprintf(dir, sizeof dir, "%s/grader", written);
+        if (mkdir(dir, 0755) != 0 || !getcwd(cwd, sizeof cwd))
+            _exit(10);
+        snprintf(link, sizeof link, "%s/grader/baselines", cwd);
+        snprintf(dir, sizeof dir, "%s/grader/baselines", written);
+        if (symlink(link, dir) != 0)
+            _exit(11);
+        snprintf(dir, sizeof dir, "%s/grader/references", written);
+        char *argv[] = {"references", "--out", dir, NULL};
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 1);
+        _exit(references_main(3, argv) == 0 ? 0 : 12);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+        snprintf(write_error, sizeof write_error, "writing the references into %s failed "
+                 "(status %d)", written, status);
+}
+
+static void remove_tree(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (dir[0] && system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", dir);
+}
+
+static void remove_references(void)
+{
+    remove_tree(written);
+}
+
+/* Each test's own copy of them: a test may damage its references. */
 static void make_copy(void)
 {
+    ck_assert_msg(!write_error[0], "%s", write_error);
     const char *tmp = getenv("TMPDIR");
     snprintf(copy, sizeof copy, "%s/test-reference-XXXXXX", tmp && *tmp ? tmp : "/tmp");
     ck_assert_ptr_nonnull(mkdtemp(copy));
-    char dir[600], cwd[512], link[1100];
-    snprintf(dir, sizeof dir, "%s/grader", copy);
-    ck_assert_int_eq(mkdir(dir, 0755), 0);
-    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
-    snprintf(link, sizeof link, "%s/grader/baselines", cwd);
-    snprintf(dir, sizeof dir, "%s/grader/baselines", copy);
-    ck_assert_int_eq(symlink(link, dir), 0);
-    snprintf(dir, sizeof dir, "%s/grader/references", copy);
-    char *argv[] = {"references", "--out", dir, NULL};
-    fflush(stdout);
-    int o = dup(1), null = open("/dev/null", O_WRONLY);
-    dup2(null, 1);
-    close(null);
-    int rc = references_main(3, argv);
-    fflush(stdout);
-    dup2(o, 1);
-    close(o);
-    ck_assert_int_eq(rc, 0);
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "cp -a '%s/.' '%s/'", written, copy);
+    ck_assert_int_eq(system(cmd), 0);
 }
 
 static void remove_copy(void)
 {
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", copy);
-    if (copy[0] && system(cmd) != 0)
-        fprintf(stderr, "could not remove %s\n", copy);
+    remove_tree(copy);
 }
 
 static const exercise *matmul(void)
@@ -282,8 +319,7 @@ Suite *reference_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("student copy");
     tcase_set_timeout(tc, 120);
-    /* In each test's own process: the runner's process must stay as it was
-     * (a later suite's test depends on where its allocations land). */
+    tcase_add_unchecked_fixture(tc, write_references, remove_references);
     tcase_add_checked_fixture(tc, make_copy, remove_copy);
     tcase_add_test(tc, copy_loads_the_ptx_at_default_knobs);
     tcase_add_test(tc, copy_stands_the_baseline_in_at_other_knobs);
