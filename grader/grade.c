@@ -33,8 +33,7 @@ const char *variant_kernel(const exercise *ex, enum variant v)
     return v == V_SOLUTION && ex->reference_kernel ? ex->reference_kernel : ex->kernel;
 }
 
-/* The path as the student should see it: relative to the course's top. */
-static const char *shown(const char *path, const grade_opts *o)
+const char *shown_path(const char *path, const grade_opts *o)
 {
     size_t n = strlen(o->root);
     if (strncmp(path, o->root, n) == 0 && path[n] == '/')
@@ -71,13 +70,11 @@ _Noreturn static void compile_failed(enum variant v, const compiled *c, const ch
     child_fail(o, c->log, "%s", c->error);
 }
 
-/* The folder the student's file must really lie in (links resolved): the
- * graded folder, so a link to solutions/ or /etc is not the student's. */
-static void student_folder(const grade_ctx *g, const char *path, char *dir, size_t len)
+void student_folder(const exercise *ex, const char *path, char *dir, size_t len)
 {
-    size_t n = strlen(path), f = strlen(g->ex->file);
+    size_t n = strlen(path), f = strlen(ex->file);
     dir[0] = 0;
-    if (!g->ex->demo && n > f)
+    if (!ex->demo && n > f)
         snprintf(dir, len, "%.*s", (int)(n - f - 1), path);
 }
 
@@ -94,12 +91,12 @@ static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
         if (v == V_SOLUTION && compiled_ref)
             continue;
         /* Named as the student knows the file, in every message. */
-        jobs[n] = (compile_job){.path = path[v], .name = shown(path[v], g->o), .ex = g->ex,
+        jobs[n] = (compile_job){.path = path[v], .name = shown_path(path[v], g->o), .ex = g->ex,
                                 .kernel = variant_kernel(g->ex, v), .knobs = g->knobs,
                                 .cc = g->dev.cc};
         which[n++] = v;
     }
-    student_folder(g, path[V_STUDENT], folder, sizeof folder);
+    student_folder(g->ex, path[V_STUDENT], folder, sizeof folder);
     jobs[V_STUDENT].within = folder[0] ? folder : NULL;   /* V_STUDENT's job is job 1 */
     compiled out[N_VARIANTS];
     set_stage("compiling the three versions");
@@ -109,16 +106,16 @@ static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
     if (compiled_ref) {
         /* A student copy: no solutions/, the reference comes compiled. */
         reference_source(g->ex, g->o, path[V_SOLUTION], sizeof path[V_SOLUTION]);
-        set_stage("reading the compiled reference %s", shown(path[V_SOLUTION], g->o));
+        set_stage("reading the compiled reference %s", shown_path(path[V_SOLUTION], g->o));
         if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[V_SOLUTION],
                            &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
-            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown(path[V_SOLUTION], g->o));
+            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown_path(path[V_SOLUTION], g->o));
     }
     /* A course file that does not build comes first: then nothing the
      * student does can be graded. */
     for (int v = 0; v < N_VARIANTS; v++)
         if (!c[v].ok)
-            compile_failed(v, &c[v], shown(path[v], g->o));
+            compile_failed(v, &c[v], shown_path(path[v], g->o));
 }
 
 static void load_all(grade_ctx *g, const compiled c[N_VARIANTS])

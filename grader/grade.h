@@ -28,4 +28,12 @@ void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                   char *path, size_t len);
 const char *variant_kernel(const exercise *ex, enum variant v);
 
+/* A path as the student knows it: relative to the course's top. */
+const char *shown_path(const char *path, const grade_opts *o);
+
+/* The folder a student's file at `path` must really lie in, links resolved
+ * (compile_job.within): the graded folder, so a link to solutions/ or /etc
+ * is not the student's file. "" for a demo, which is the course's own. */
+void student_folder(const exercise *ex, const char *path, char *dir, size_t len);
+
 #endif

@@ -20,15 +20,6 @@ static void say(result *r, enum outcome o, const char *fmt, ...)
     va_end(ap);
 }
 
-/* The path as the student knows it: relative to the course's top. */
-static const char *shown(const char *path, const grade_opts *o)
-{
-    size_t n = strlen(o->root);
-    if (strcmp(o->root, ".") && strncmp(path, o->root, n) == 0 && path[n] == '/')
-        return path + n + 1;
-    return path;
-}
-
 /* A compile that produced nothing to check: compile.c's outcome and
  * sentence (compile error, missing, refused by a rule, a resource over its
  * limit), as grade.c reports them on a GPU. */
@@ -105,12 +96,11 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
     char path[1024];
     variant_path(ex, V_STUDENT, o, path, sizeof path);
     /* The file must really lie in the graded folder, as on a GPU. */
-    char folder[1024] = "";
-    size_t n = strlen(path), f = strlen(ex->file);
-    if (!ex->demo && n > f)
-        snprintf(folder, sizeof folder, "%.*s", (int)(n - f - 1), path);
-    compile_job job = {.path = path, .name = shown(path, o), .within = folder[0] ? folder : NULL,
-                       .ex = ex, .kernel = variant_kernel(ex, V_STUDENT), .knobs = knobs,
+    char folder[1024];
+    student_folder(ex, path, folder, sizeof folder);
+    compile_job job = {.path = path, .name = shown_path(path, o),
+                       .within = folder[0] ? folder : NULL, .ex = ex,
+                       .kernel = variant_kernel(ex, V_STUDENT), .knobs = knobs,
                        .cc = NO_GPU_CC};
     compiled c;
     compile_files(&job, 1, &c);

@@ -64,10 +64,8 @@ int static_check_exercise(const exercise *ex, const int *knobs, const grade_opts
                               .knobs = knobs, .cc = cc};
     }
     /* The student's file may not be a link out of the student's folder. */
-    char folder[1024] = "";
-    if (!ex->demo)
-        snprintf(folder, sizeof folder, "%.*s", (int)(strlen(path[1]) - strlen(ex->file) - 1),
-                 path[1]);
+    char folder[1024];
+    student_folder(ex, path[1], folder, sizeof folder);
     cj[1].within = folder[0] ? folder : NULL;
     compile_files(cj, njobs, cs);   /* at once, each in its own process */
     for (int j = 0; j < njobs; j++) {
