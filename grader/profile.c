@@ -6,8 +6,10 @@
  * student's kernel and the solution once each on the timing problem, reads
  * ncu's CSV and prints the three side by side. Where ncu is missing or the
  * counters are not allowed, the report says so and the grade stands as it
- * was; only an exercise with ncu_no_bank_conflicts (lesson 10) can fail on
- * these counts, and only when they could be read. */
+ * was. It runs before the exercise is graded, and what it counted is one of
+ * the facts the verdict reads (verdict.h): only an exercise with
+ * ncu_no_bank_conflicts (lesson 10) can fail on these counts, and only when
+ * they could be read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,8 +108,9 @@ static int csv_metric(const char *line, char *name, size_t nlen, double *value)
 }
 
 int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out,
-                     ncu_counts *counts)
+                     ncu_evidence *ev)
 {
+    memset(ev, 0, sizeof *ev);
     char ncu[512] = "";
     const char *home = getenv("CUDA_HOME");
     if (system("command -v ncu >/dev/null 2>&1") == 0)
@@ -183,8 +186,9 @@ int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out
         return -1;
     }
     (void)st;
+    ev->read = 1;
     for (int v = 0; v < N_VARIANTS; v++)
-        counts->conflicts[v] = seen[v][0] ? val[v][0] : -1;
+        ev->conflicts[v] = seen[v][0] ? val[v][0] : -1;
     fprintf(out, "   Nsight Compute, one launch each on the timing problem:\n");
     fprintf(out, "   %-44s %14s %14s %14s\n", "", "baseline", "yours", "reference");
     for (int m = 0; m < N_METRICS; m++) {

@@ -151,29 +151,6 @@ int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, in
     return 0;
 }
 
-void reference_stand_in_verdict(result *r, const char *note)
-{
-    if (!note || !note[0])
-        return;
-    char speed[400];
-    if (r->timed)
-        snprintf(speed, sizeof speed, " Your kernel ran at %.2fx the baseline's speed.",
-                 r->speedup);
-    else
-        speed[0] = 0;
-    if (r->outcome == OUT_PASS || r->outcome == OUT_SLOW || r->outcome == OUT_PASS_UNTIMED) {
-        r->outcome = OUT_PASS_UNTIMED;
-        snprintf(r->message, sizeof r->message, "Correct; the speed part was not graded: "
-                 "%s.%s Grade at the default knobs, or in the full course, for a speed "
-                 "verdict.", note, speed);
-    } else if (r->outcome == OUT_MECHANISM) {
-        char *s = strstr(r->message, " Speed: ");
-        if (s)
-            snprintf(s, sizeof r->message - (size_t)(s - r->message), " Speed: not graded, "
-                     "because %s.%s", note, speed);
-    }
-}
-
 /* ---- the command ---- */
 
 /* ptxas from the toolkit, when there is one: the PTX must assemble. */

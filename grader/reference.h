@@ -7,8 +7,8 @@
  * for the oldest GPU generation the exercise allows, as
  * grader/references/lesson<N>/<name>.ptx; the driver compiles that PTX for
  * the GPU it runs on. A knob set away from its default needs a reference the
- * copy does not carry: the baseline is timed in its place and the verdict
- * says so (reference_stand_in_verdict).
+ * copy does not carry: the baseline is timed in its place, and the verdict
+ * (verdict.h) reads that fact from result.ref_stand_in and says so.
  *
  *   grader references --out DIR    write every exercise's PTX (make release)
  *   grader references --verify     check a student copy: every PTX is there,
@@ -43,11 +43,6 @@ typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
 int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
                    compile_fn compile, compiled *c, const char **kernel, char *note,
                    size_t len);
-
-/* After the verdict, when reference_load returned 1: a speed verdict was
- * measured against the baseline, not the reference, so it becomes PASS*
- * (correct, speed not graded) and the message says why. */
-void reference_stand_in_verdict(result *r, const char *note);
 
 /* The `grader references` command (argv[0] is "references"). */
 int references_main(int argc, char **argv);
