@@ -7,6 +7,7 @@
  * otherwise it ends the child through child_fail (child.h). */
 #include <stdio.h>
 #include <string.h>
+#include "compile_jobs.h"
 #include "grade_internal.h"
 #include "limits.h"
 #include "mechanism.h"
@@ -83,40 +84,33 @@ void student_folder(const exercise *ex, const char *path, char *dir, size_t len)
  * read the reference's PTX in a student copy; stop at the first failure. */
 static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
 {
-    char path[N_VARIANTS][1024], folder[1024];
-    compile_job jobs[N_VARIANTS];
-    enum variant which[N_VARIANTS];
-    int n = 0, compiled_ref = reference_is_compiled(g->o);
-    for (int v = 0; v < N_VARIANTS; v++) {
-        variant_path(g->ex, v, g->o, path[v], sizeof path[v]);
-        if (v == V_SOLUTION && compiled_ref)
-            continue;
-        /* Named as the student knows the file, in every message. */
-        jobs[n] = (compile_job){.path = path[v], .name = shown_path(path[v], g->o), .ex = g->ex,
-                                .kernel = variant_kernel(g->ex, v), .knobs = g->knobs,
-                                .cc = g->dev.cc};
-        which[n++] = v;
-    }
-    student_folder(g->ex, path[V_STUDENT], folder, sizeof folder);
-    jobs[V_STUDENT].within = folder[0] ? folder : NULL;   /* V_STUDENT's job is job 1 */
+    exercise_jobs J;
+    char path[1024];
+    int compiled_ref = reference_is_compiled(g->o);
+    exercise_jobs_make(&J, g->ex, g->knobs, g->o, g->dev.cc,
+                       compiled_ref ? JOB_ALL & ~JOB_SOLUTION : JOB_ALL);
     compiled out[N_VARIANTS];
     set_stage("compiling the three versions");
-    g->D->compile(jobs, n, out);
-    for (int j = 0; j < n; j++)
-        c[which[j]] = out[j];
+    g->D->compile(J.job, J.n, out);
+    for (int j = 0; j < J.n; j++)
+        c[J.variant[j]] = out[j];
     if (compiled_ref) {
         /* A student copy: no solutions/, the reference comes compiled. */
-        reference_source(g->ex, g->o, path[V_SOLUTION], sizeof path[V_SOLUTION]);
-        set_stage("reading the compiled reference %s", shown_path(path[V_SOLUTION], g->o));
+        reference_source(g->ex, g->o, path, sizeof path);
+        set_stage("reading the compiled reference %s", shown_path(path, g->o));
         if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[V_SOLUTION],
                            &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
-            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown_path(path[V_SOLUTION], g->o));
+            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown_path(path, g->o));
     }
     /* A course file that does not build comes first: then nothing the
      * student does can be graded. */
-    for (int v = 0; v < N_VARIANTS; v++)
-        if (!c[v].ok)
-            compile_failed(v, &c[v], shown_path(path[v], g->o));
+    for (int v = 0; v < N_VARIANTS; v++) {
+        if (c[v].ok)
+            continue;
+        if (v != V_SOLUTION || !compiled_ref)
+            variant_path(g->ex, v, g->o, path, sizeof path);
+        compile_failed(v, &c[v], shown_path(path, g->o));
+    }
 }
 
 static void load_all(grade_ctx *g, const compiled c[N_VARIANTS])

@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "compile.h"
+#include "compile_jobs.h"
 #include "instance.h"
 #include "mechanism.h"
 #include "nogpu.h"
@@ -75,17 +75,11 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
         return;
     }
 
-    char path[1024];
-    variant_path(ex, V_STUDENT, o, path, sizeof path);
-    /* The file must really lie in the graded folder, as on a GPU. */
-    char folder[1024];
-    student_folder(ex, path, folder, sizeof folder);
-    compile_job job = {.path = path, .name = shown_path(path, o),
-                       .within = folder[0] ? folder : NULL, .ex = ex,
-                       .kernel = variant_kernel(ex, V_STUDENT), .knobs = knobs,
-                       .cc = NO_GPU_CC};
+    /* The student's file, by the rules every command applies. */
+    exercise_jobs J;
+    exercise_jobs_make(&J, ex, knobs, o, NO_GPU_CC, JOB_STUDENT);
     compiled c;
-    compile_files(&job, 1, &c);
+    compile_files(J.job, J.n, &c);
     if (!c.ok) {
         say_not_compiled(r, &c);
     } else {
