@@ -65,6 +65,10 @@ void compile_file(const char *path, const exercise *ex, const char *kernel,
 void compile_files(const compile_job *jobs, int n, compiled *out);
 void compiled_free(compiled *c);
 
+/* How kernel files are compiled: compile_files's contract, or a device
+ * backend's stand-in for it in the CPU tests (device.h). */
+typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
+
 /* How long one compile may take (default 30 s, or $GRADER_COMPILE_TIMEOUT)
  * and how much address space it may add (default 2 GiB). A compile over the
  * time ends with OUT_COMPILE_ERROR and a message saying "did not compile

@@ -2,6 +2,7 @@
  * (compile_jobs.h). */
 #include <string.h>
 #include "compile_jobs.h"
+#include "reference.h"
 
 int exercise_jobs_make(exercise_jobs *J, const exercise *ex, const int *knobs,
                        const grade_opts *o, int cc, unsigned which)
@@ -35,5 +36,30 @@ int exercise_jobs_find(const exercise_jobs *J, enum variant v)
     for (int i = 0; i < J->n; i++)
         if (J->variant[i] == v)
             return i;
+    return -1;
+}
+
+int exercise_compile(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
+                     compile_fn compile, unsigned which, compiled c[N_VARIANTS],
+                     const char *kernel[N_VARIANTS], char *note, size_t len)
+{
+    exercise_jobs J;
+    compiled out[N_VARIANTS];
+    int copy = (which & JOB_SOLUTION) && reference_is_compiled(o);
+    memset(c, 0, N_VARIANTS * sizeof *c);
+    note[0] = 0;
+    exercise_jobs_make(&J, ex, knobs, o, cc, copy ? which & ~JOB_SOLUTION : which);
+    compile(J.job, J.n, out);
+    for (int v = 0; v < N_VARIANTS; v++)
+        kernel[v] = which & (1u << v) ? variant_kernel(ex, (enum variant)v) : NULL;
+    for (int j = 0; j < J.n; j++)
+        c[J.variant[j]] = out[j];
+    /* A student copy: no solutions/, the reference comes compiled. */
+    if (copy && reference_load(ex, knobs, o, cc, compile, &c[V_SOLUTION], &kernel[V_SOLUTION],
+                               note, len) < 0)
+        c[V_SOLUTION].ok = 0;
+    for (int v = 0; v < N_VARIANTS; v++)
+        if ((which & (1u << v)) && !c[v].ok)
+            return v;
     return -1;
 }

@@ -81,36 +81,23 @@ void student_folder(const exercise *ex, const char *path, char *dir, size_t len)
 }
 
 /* Compile the three versions at once (each in its own bounded child), or
- * read the reference's PTX in a student copy; stop at the first failure. */
+ * read the reference's PTX in a student copy (compile_jobs.h: the path
+ * every command takes); stop at the first failure. */
 static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
 {
-    exercise_jobs J;
+    const char *kernel[N_VARIANTS];
     char path[1024];
-    int compiled_ref = reference_is_compiled(g->o);
-    exercise_jobs_make(&J, g->ex, g->knobs, g->o, g->dev.cc,
-                       compiled_ref ? JOB_ALL & ~JOB_SOLUTION : JOB_ALL);
-    compiled out[N_VARIANTS];
     set_stage("compiling the three versions");
-    g->D->compile(J.job, J.n, out);
-    for (int j = 0; j < J.n; j++)
-        c[J.variant[j]] = out[j];
-    if (compiled_ref) {
-        /* A student copy: no solutions/, the reference comes compiled. */
+    int v = exercise_compile(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, JOB_ALL, c,
+                             kernel, g->ref_note, sizeof g->ref_note);
+    g->ref_kernel = kernel[V_SOLUTION];
+    if (v < 0)
+        return;
+    if (v == V_SOLUTION)
         reference_source(g->ex, g->o, path, sizeof path);
-        set_stage("reading the compiled reference %s", shown_path(path, g->o));
-        if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[V_SOLUTION],
-                           &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
-            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown_path(path, g->o));
-    }
-    /* A course file that does not build comes first: then nothing the
-     * student does can be graded. */
-    for (int v = 0; v < N_VARIANTS; v++) {
-        if (c[v].ok)
-            continue;
-        if (v != V_SOLUTION || !compiled_ref)
-            variant_path(g->ex, v, g->o, path, sizeof path);
-        compile_failed(v, &c[v], shown_path(path, g->o));
-    }
+    else
+        variant_path(g->ex, v, g->o, path, sizeof path);
+    compile_failed(v, &c[v], shown_path(path, g->o));
 }
 
 static void load_all(grade_ctx *g, const compiled c[N_VARIANTS])

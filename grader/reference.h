@@ -19,6 +19,7 @@
 #define GRADER_REFERENCE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "compile.h"
 #include "grade.h"
 
@@ -28,10 +29,6 @@ int reference_is_compiled(const grade_opts *o);
 /* The file the reference for `ex` is read from: solutions/... or the PTX. */
 void reference_source(const exercise *ex, const grade_opts *o, char *path, size_t len);
 void reference_ptx_path(const exercise *ex, const char *dir, char *path, size_t len);
-
-/* How kernel files are compiled: compile_files's contract (compile.h), or a
- * device backend's stand-in for it in the CPU tests. */
-typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
 
 /* In a student copy: fill `c` with the reference for `ex` at `knobs`, as
  * compile_file would (PTX only), and set *kernel to its entry point.
@@ -43,6 +40,12 @@ typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
 int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
                    compile_fn compile, compiled *c, const char **kernel, char *note,
                    size_t len);
+
+/* `grader references --verify` for one exercise, its lines to `out`: the
+ * PTX is there, for the default knobs, and assembles; the student's file and
+ * the baseline compile by the rules every command applies (compile_jobs.h).
+ * 0, or -1 after a FAIL line. */
+int reference_verify(const exercise *ex, const grade_opts *o, FILE *out);
 
 /* The `grader references` command (argv[0] is "references"). */
 int references_main(int argc, char **argv);
