@@ -9,10 +9,9 @@
  *   profile     profile_launch_once (what `ncu` runs), in a child
  *   references  reference_verify (`grader references --verify`)
  *
- * (`class` grades each student through grade_in_child and
- * check_without_gpu, as `check` does; its hand-ins reach them as regular
- * files, links and oversized files being refused while reading them:
- * test_class.c.)
+ *   class       class_main, grading each student as `check` does without a
+ *               GPU; a link and an oversized file are refused while the
+ *               hand-in is read (submission.c), before anything compiles
  *
  * The hostile files: a link out of the student's folder, an include of
  * /etc/passwd, a writable __device__ variable, a file over 4 MB. Each must be
@@ -26,6 +25,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "child.h"
+#include "class.h"
 #include "compile_jobs.h"
 #include "fileio.h"
 #include "nogpu.h"
@@ -272,6 +272,121 @@ START_TEST(references_verify_refuses)
 }
 END_TEST
 
+/* `grader class` on a machine without a GPU: main.c's grading, which
+ * falls back on check_without_gpu. */
+static void class_grade(const exercise *ex, const int *knobs, const grade_opts *g,
+                        double timeout_s, result *r)
+{
+    (void)timeout_s;
+    check_without_gpu(ex, knobs, g, r);
+}
+
+static void class_probe(char *name, size_t len, int *cc)
+{
+    snprintf(name, len, "%s", "");
+    *cc = 0;
+}
+
+#define SAXPY                                                                          \
+    "extern \"C\" __global__ void saxpy(const float *x, const float *y, float *z, "   \
+    "float a, int n)\n{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"        \
+    "    if (i < n)\n        z[i] = a * x[i] + y[i] + launches;\n    launches = 1;\n}\n"
+
+/* The row of `who` in the gradebook: its cell for lesson0/saxpy. */
+static void expect_cell(const char *csv, const char *who, const char *cell)
+{
+    char row[64];
+    snprintf(row, sizeof row, "\r\n%s,", who);
+    const char *at = strstr(csv, row);
+    ck_assert_msg(at, "no row for %s: %s", who, csv);
+    const char *end = strstr(at + 2, "\r\n");
+    ck_assert_msg(end && memmem(at, (size_t)(end - at), cell, strlen(cell)), "%s: want %s in "
+                  "%.*s", who, cell, end ? (int)(end - at) : 80, at);
+}
+
+/* The report wraps its lines: its words with every run of blanks one space. */
+static int says(const char *report, const char *words)
+{
+    char *flat = strdup(report);
+    size_t n = 0;
+    ck_assert_ptr_nonnull(flat);
+    for (const char *c = report; *c; c++)
+        if (!strchr(" \n", *c) || (n && flat[n - 1] != ' '))
+            flat[n++] = strchr(" \n", *c) ? ' ' : *c;
+    flat[n] = 0;
+    int found = strstr(flat, words) != NULL;
+    free(flat);
+    return found;
+}
+
+START_TEST(class_refuses)
+{
+    const char *tmp = getenv("TMPDIR");
+    char dir[512], subs[600], out[600], p[800], cwd[512];
+    snprintf(dir, sizeof dir, "%s/test-compile-path-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    ck_assert_ptr_nonnull(getcwd(cwd, sizeof cwd));
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(p, sizeof p, "%s/inc/lesson0/saxpy.cu", subs);
+    put(p, "#include \"/etc/passwd\"\n__device__ const int launches = 0;\n" SAXPY);
+    snprintf(p, sizeof p, "%s/dev/lesson0/saxpy.cu", subs);
+    put(p, "__device__ int launches;\n" SAXPY);
+    snprintf(p, sizeof p, "%s/lnk/lesson0/saxpy.cu", subs);
+    put(p, "");
+    unlink(p);
+    char target[600];
+    snprintf(target, sizeof target, "%s/solutions/lesson0/saxpy.cu", cwd);
+    ck_assert_int_eq(symlink(target, p), 0);
+    snprintf(p, sizeof p, "%s/big/lesson0/saxpy.cu", subs);
+    char *big = calloc(1, (5u << 20) + 1);
+    memset(big, ' ', 5u << 20);
+    put(p, big);
+    free(big);
+
+    char *argv[] = {"class", subs, "lesson0", "--out", out, "--seed", "42", NULL};
+    class_hooks hooks = {.grade = class_grade, .probe = class_probe};
+    fflush(stdout);
+    fflush(stderr);
+    int o = dup(1), e = dup(2), null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    dup2(null, 2);
+    close(null);
+    int rc = class_main(7, argv, &hooks);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(o, 1);
+    dup2(e, 2);
+    close(o);
+    close(e);
+    ck_assert_int_eq(rc, 0);
+    snprintf(p, sizeof p, "%s/gradebook.csv", out);
+    char *csv = read_text_file(p, NULL);
+    ck_assert_ptr_nonnull(csv);
+    expect_cell(csv, "inc", "REFUSED");
+    expect_cell(csv, "dev", "REFUSED");
+    /* Refused while the hand-in was read: not graded, and said so. */
+    expect_cell(csv, "lnk", "MISSING");
+    expect_cell(csv, "lnk", "1 entry refused");
+    expect_cell(csv, "big", "MISSING");
+    expect_cell(csv, "big", "1 entry refused");
+    free(csv);
+    snprintf(p, sizeof p, "%s/students/inc/report.txt", out);
+    char *txt = read_text_file(p, NULL);
+    ck_assert_ptr_nonnull(txt);
+    ck_assert_msg(says(txt, cases[1].words), "%s", txt);
+    no_secret(txt);
+    free(txt);
+    snprintf(p, sizeof p, "%s/students/dev/report.txt", out);
+    txt = read_text_file(p, NULL);
+    ck_assert_ptr_nonnull(txt);
+    ck_assert_msg(says(txt, cases[2].words), "%s", txt);
+    free(txt);
+    snprintf(p, sizeof p, "rm -rf '%s'", dir);
+    ck_assert_int_eq(system(p), 0);
+}
+END_TEST
+
 /* The same course with an honest student file: every command above gets
  * past the rules, so it is the hostile file each one refuses. */
 START_TEST(an_honest_file_passes_every_rule)
@@ -329,6 +444,7 @@ Suite *compile_path_suite(void)
     tcase_add_loop_test(tc, static_refuses, 0, N_CASES);
     tcase_add_loop_test(tc, profile_refuses, 0, N_CASES);
     tcase_add_loop_test(tc, references_verify_refuses, 0, N_CASES);
+    tcase_add_test(tc, class_refuses);
     tcase_add_test(tc, an_honest_file_passes_every_rule);
     suite_add_tcase(s, tc);
     return s;
