@@ -58,8 +58,11 @@ int exercise_compile(const exercise *ex, const int *knobs, const grade_opts *o, 
     if (copy && reference_load(ex, knobs, o, cc, compile, &c[V_SOLUTION], &kernel[V_SOLUTION],
                                note, len) < 0)
         c[V_SOLUTION].ok = 0;
-    for (int v = 0; v < N_VARIANTS; v++)
-        if ((which & (1u << v)) && !c[v].ok)
-            return v;
+    /* A course file that does not build comes first: then nothing the
+     * student does can be graded. */
+    static const enum variant order[N_VARIANTS] = {V_BASELINE, V_SOLUTION, V_STUDENT};
+    for (int k = 0; k < N_VARIANTS; k++)
+        if ((which & (1u << order[k])) && !c[order[k]].ok)
+            return order[k];
     return -1;
 }

@@ -46,8 +46,9 @@ int exercise_jobs_find(const exercise_jobs *J, enum variant v);
  * kernel[v] gets the entry point to load (versions not asked for: c[v]
  * zeroed, kernel[v] NULL). In a student copy (no solutions/) the reference
  * is its PTX (reference_load), and `note` says when the baseline had to
- * stand in for it ("" otherwise). Returns the first version, in variant
- * order, that did not build (c[v].error says why), or -1 when all did. */
+ * stand in for it ("" otherwise). Returns a version that did not build
+ * (c[v].error says why), the course's own (baseline, reference) before the
+ * student's, or -1 when all did. */
 int exercise_compile(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
                      compile_fn compile, unsigned which, compiled c[N_VARIANTS],
                      const char *kernel[N_VARIANTS], char *note, size_t len);

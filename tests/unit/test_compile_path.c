@@ -411,6 +411,28 @@ START_TEST(an_honest_file_passes_every_rule)
 }
 END_TEST
 
+/* A course file that does not build is named before the student's: then
+ * nothing the student does can be graded. */
+START_TEST(a_broken_course_comes_first)
+{
+    make_course(1);
+    host_reset();
+    host_module base = student_module(&t_axpy, NULL);
+    base.path = baseline_file;
+    ck_assert_int_eq(host_add(&base), 0);
+    unlink(solution_file);
+    grade_opts o = course_opts();
+    o.device = &device_host;
+    int knobs[MAX_KNOBS] = {256};
+    result r;
+    grade_in_child(&t_axpy, knobs, &o, 60, &r);
+    ck_assert_msg(r.outcome == OUT_INTERNAL && strstr(r.message, "The course's own copy of the "
+                  "reference solution (solutions/t/axpy.cu) did not build"), "%s: %s",
+                  outcome_word(r.outcome), r.message);
+    remove_course();
+}
+END_TEST
+
 /* The builder itself: the student's job, and only it, carries the folder
  * rule; every job is named as the student knows it. */
 START_TEST(jobs_carry_the_rules)
@@ -446,6 +468,7 @@ Suite *compile_path_suite(void)
     tcase_add_loop_test(tc, references_verify_refuses, 0, N_CASES);
     tcase_add_test(tc, class_refuses);
     tcase_add_test(tc, an_honest_file_passes_every_rule);
+    tcase_add_test(tc, a_broken_course_comes_first);
     suite_add_tcase(s, tc);
     return s;
 }
