@@ -55,7 +55,9 @@ int nvrtc_target_for(int cc, char *target, size_t len);
 /* Compile `path` (read from disk; also the name compile errors show) for
  * compute capability `cc`, with -D<knob>=<value> for each of ex's knobs. The
  * file must define the entry point `kernel`. Always fills `out`; free with
- * compiled_free. */
+ * compiled_free. For one file outside an exercise's versions (the tests,
+ * tools): an exercise's files are compiled through compile_jobs.h, which
+ * holds the student's file to its folder. */
 void compile_file(const char *path, const exercise *ex, const char *kernel,
                   const int *knobs, int cc, compiled *out);
 
