@@ -7,7 +7,10 @@
  * exactly as cudaLaunchKernel gets them. Device memory is host memory. The
  * function sets its own simulated time, may "fault" with a cudaError_t, and
  * may run past the launch limit, so every path of grading is reachable
- * without a GPU: the judgement code above the backend is the real one. */
+ * without a GPU: the judgement code above the backend is the real one.
+ * A file on disk that no module stands for is compiled by compile.c itself
+ * (NVRTC needs no GPU), so a hostile file meets every rule it would meet on
+ * a GPU; one that passes them all cannot run here (INTERNAL). */
 #ifndef GRADER_DEVICE_HOST_H
 #define GRADER_DEVICE_HOST_H
 
