@@ -7,6 +7,7 @@
  * otherwise it ends the child through child_fail (child.h). */
 #include <stdio.h>
 #include <string.h>
+#include "diagnose.h"
 #include "grade_internal.h"
 #include "limits.h"
 #include "mechanism.h"
@@ -173,6 +174,7 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
 
     find_device(&g);
     compile_all(&g, c);
+    r->diags = diagnose_ptx(c[V_STUDENT].ptx);   /* for a hang's message and the hints */
     load_all(&g, c);
     read_resources(&g, c);
     /* For the report's list of checks, holding or not, whatever comes next. */

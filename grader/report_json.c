@@ -110,6 +110,11 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
         json_escape(f, r->message);
         fputs(", \"detail\": ", f);
         json_escape(f, r->detail);
+        /* The first correctness launch's output: its first lines, and how much in all. */
+        fputs(", \"printed\": ", f);
+        json_escape(f, r->printed);
+        fprintf(f, ", \"printed_lines\": %ld, \"printed_bytes\": %ld", r->printed_lines,
+                r->printed_bytes);
         fputs(", \"gpu\": ", f);
         json_escape(f, r->gpu);
         fprintf(f, ", \"compute_capability\": %d, \"seed\": %llu, \"knobs\": {", r->cc, r->seed);

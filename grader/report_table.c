@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "diagnose.h"
 #include "fileio.h"
 #include "knobs.h"
 #include "report.h"
@@ -365,6 +366,29 @@ static void print_checks(FILE *f, const graded *x, int color)
     }
 }
 
+/* What the kernel printed in its first correctness launch (kernel_output.h):
+ * shown once, bounded, with what printing costs. */
+static void print_kernel_output(FILE *f, const result *r)
+{
+    if (r->printed_bytes <= 0)
+        return;
+    long shown = 0;
+    for (const char *p = r->printed; *p; p++)
+        shown += *p == '\n';
+    char line[512];
+    snprintf(line, sizeof line, "Your kernel printed %ld line%s (%ld bytes) in its first "
+             "correctness launch%s:", r->printed_lines, r->printed_lines == 1 ? "" : "s",
+             r->printed_bytes, shown < r->printed_lines ? "; the first ones" : "");
+    print_wrapped(f, line, "   ");
+    print_indented(f, r->printed, "     > ");
+    if (shown < r->printed_lines)
+        fprintf(f, "     ... %ld more line%s not shown\n", r->printed_lines - shown,
+                r->printed_lines - shown == 1 ? "" : "s");
+    print_wrapped(f, "Later launches' output is not shown, but they print too: printf costs "
+                  "time in every launch, the timed ones included. Remove it before you judge "
+                  "the speed.", "   ");
+}
+
 static void print_times(FILE *f, const result *r)
 {
     if (!r->timed)
@@ -390,19 +414,25 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");
+        print_kernel_output(f, r);
         print_times(f, r);
         print_checks(f, &g[i], color);
         if (r->failed_check[0]) {
             fprintf(f, "   Why it matters:\n");
             print_wrapped(f, r->failed_check, "     ");
         }
-        const char *t = try_next(r->outcome);
+        const char *t = r->outcome == OUT_HANG && diagnose_hang_try(r->diags)
+                        ? diagnose_hang_try(r->diags) : try_next(r->outcome);
         if (t && !ex->demo) {
             char line[512];
             snprintf(line, sizeof line, t, ex->lesson);
             print_wrapped(f, line, "   ");
         }
         if ((r->outcome == OUT_SLOW || r->outcome == OUT_MECHANISM) && !ex->demo) {
+            /* A pattern recognised in the compiled kernel first: it names the cause. */
+            const char *diag[4];
+            for (int k = 0, nd = diagnose_hints(r->diags, diag, 4); k < nd; k++)
+                print_wrapped(f, diag[k], "   ");
             char path[1024];
             snprintf(path, sizeof path, "%s/lessons/hints/lesson%d-%s.txt", root, ex->lesson,
                      ex->name);

@@ -1,0 +1,156 @@
+/* kernel_output.c: catching what the student's kernel prints (see
+ * kernel_output.h). */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "kernel_output.h"
+
+/* The sink is emptied once it holds more than this before a launch. */
+#define SINK_BOUND (1 << 20)
+
+static int first_fd = -1, sink_fd = -1;
+
+/* An anonymous file: nothing on disk to clean up, nothing another process
+ * can open. */
+static int anon_file(const char *name)
+{
+    int fd = memfd_create(name, MFD_CLOEXEC);
+    if (fd < 0) {
+        FILE *f = tmpfile();
+        fd = f ? dup(fileno(f)) : -1;
+        if (f)
+            fclose(f);
+    }
+    return fd;
+}
+
+static void point_output_at(int fd)
+{
+    fflush(NULL);
+    dup2(fd, STDOUT_FILENO);
+    dup2(fd, STDERR_FILENO);
+}
+
+int kout_first_begin(void)
+{
+    if (first_fd >= 0)
+        return 0;
+    first_fd = anon_file("kernel-output");
+    sink_fd = anon_file("kernel-output-sink");
+    if (first_fd < 0 || sink_fd < 0)
+        return -1;
+    point_output_at(first_fd);
+    return 0;
+}
+
+/* All of `fd`'s bytes, NUL-terminated (at most `max`); *n their count. */
+static char *read_all(int fd, size_t max, size_t *n)
+{
+    struct stat st;
+    *n = 0;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return NULL;
+    size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+    char *buf = malloc(want + 1);
+    if (!buf)
+        return NULL;
+    ssize_t got = pread(fd, buf, want, 0);
+    *n = got > 0 ? (size_t)got : 0;
+    buf[*n] = 0;
+    return buf;
+}
+
+void kout_keep(const char *text, size_t n, result *r)
+{
+    size_t at = 0, shown = 0;
+    long lines = 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)text[i];
+        int end = ch == '\n' || i + 1 == n;
+        if (lines < KOUT_SHOW_LINES && at + 5 < sizeof r->printed) {
+            /* A kernel's bytes go to a terminal: no escape sequences. */
+            r->printed[at++] = ch == '\n' || ch == '\t' || (ch >= 32 && ch != 127) ? (char)ch
+                                                                                  : '?';
+            shown = i + 1;
+        }
+        lines += end;
+    }
+    if (at && r->printed[at - 1] != '\n' && shown < n)
+        r->printed[at++] = '\n';    /* cut inside a line: end it */
+    r->printed[at] = 0;
+    r->printed_lines = lines;
+    r->printed_bytes = (long)n;
+}
+
+void kout_first_end(result *r)
+{
+    if (first_fd < 0 || sink_fd < 0)
+        return;
+    fflush(NULL);
+    struct stat st;
+    size_t n;
+    char *text = read_all(first_fd, sizeof r->printed * 4, &n);
+    if (text) {
+        kout_keep(text, n, r);
+        if (fstat(first_fd, &st) == 0)
+            r->printed_bytes = (long)st.st_size;
+        free(text);
+    }
+    point_output_at(sink_fd);
+}
+
+void kout_trim(void)
+{
+    struct stat st;
+    if (sink_fd < 0)
+        return;
+    fflush(NULL);
+    if (fstat(sink_fd, &st) == 0 && st.st_size > SINK_BOUND) {
+        if (ftruncate(sink_fd, 0) == 0)
+            lseek(sink_fd, 0, SEEK_SET);
+    }
+}
+
+int kout_parse_assertion(const char *text, char *buf, size_t len)
+{
+    const char *a = text ? strstr(text, "Assertion `") : NULL;
+    if (!a)
+        return 0;
+    const char *cond = a + strlen("Assertion `");
+    const char *cend = strstr(cond, "` failed");
+    if (!cend)
+        return 0;
+    const char *line = a;
+    while (line > text && line[-1] != '\n')
+        line--;
+    /* "file:line: function: block: [..], thread: [..] " before it: the
+     * location ends at the first ": ", the rest says where it ran. */
+    const char *where_end = a;
+    while (where_end > line && where_end[-1] == ' ')
+        where_end--;
+    const char *first = strstr(line, ": ");
+    if (!first || first > where_end)
+        first = where_end;
+    const char *rest = first < where_end ? first + 2 : where_end;
+    snprintf(buf, len, "assert(%.*s) failed at %.*s%s%.*s%s", (int)(cend - cond), cond,
+             (int)(first - line), line, rest < where_end ? " (in " : "",
+             (int)(where_end - rest), rest, rest < where_end ? ")" : "");
+    return 1;
+}
+
+int kout_assertion(char *buf, size_t len)
+{
+    int fds[2] = {sink_fd, first_fd}, found = 0;
+    fflush(NULL);
+    for (int k = 0; k < 2 && !found; k++) {
+        size_t n;
+        char *text = read_all(fds[k], 8 << 20, &n);
+        found = kout_parse_assertion(text, buf, len);
+        free(text);
+    }
+    return found;
+}

@@ -1,0 +1,48 @@
+/* kernel_output.h: what the student's kernel prints (printf, a failed
+ * assert), caught in the grading child.
+ *
+ * Device printf reaches the process's stdout, and a failed assert's line its
+ * stderr, when the host synchronises with the GPU; host-backend kernels
+ * print directly. The child points both descriptors at files of its own:
+ *   - around the student's FIRST correctness launch and the synchronisation
+ *     after it: the report shows that output, bounded (first lines, and how
+ *     much was cut);
+ *   - from then on: a sink that is emptied before each launch once it grows,
+ *     so the timed launches' output is never shown and never fills a disk,
+ *     but a failed assert's line is still there to be read.
+ * Only the child calls these; the parent's descriptors are never touched. */
+#ifndef GRADER_KERNEL_OUTPUT_H
+#define GRADER_KERNEL_OUTPUT_H
+
+#include <stddef.h>
+#include "result.h"
+
+/* Lines and bytes of the first launch's output the report shows at most. */
+#define KOUT_SHOW_LINES 20
+
+/* Before the student's first correctness launch: stdout and stderr go to
+ * the capture from now on. Returns 0, or -1 when no capture file could be
+ * made (then output goes where it went, and nothing is shown). */
+int kout_first_begin(void);
+
+/* After that launch and a synchronisation: keep what it printed in r
+ * (printed, printed_lines, printed_bytes) and send later output to the sink. */
+void kout_first_end(result *r);
+
+/* Before every launch: empty the sink when it has grown past a bound. */
+void kout_trim(void);
+
+/* A failed assert's own line, as CUDA prints it ("file:line: function:
+ * block: [..], thread: [..] Assertion `cond` failed."), turned into
+ * "assert(cond) failed at file:line (function; block [..], thread [..])".
+ * 1 and the text in buf when one was printed; 0 when none was caught. */
+int kout_assertion(char *buf, size_t len);
+
+/* The pure part, for tests: find the assertion line in `text`. */
+int kout_parse_assertion(const char *text, char *buf, size_t len);
+
+/* The pure part, for tests: the first KOUT_SHOW_LINES lines of `text` (n
+ * bytes), control characters made visible, into r. */
+void kout_keep(const char *text, size_t n, result *r);
+
+#endif
