@@ -177,7 +177,7 @@ void check_correctness(grade_ctx *g)
             if (first) {
                 if (g->D->sync)
                     g->D->sync();
-                kout_first_end(g->r);
+                kout_first_end(g->r, !g->o->correctness_only);
             }
             set_stage("checking %s at size %zu", variant_name(v), size);
             check_guards(g, v, &I, &d, when);

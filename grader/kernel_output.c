@@ -13,6 +13,7 @@
 #define SINK_BOUND (1 << 20)
 
 static int first_fd = -1, sink_fd = -1;
+static int saved_out = -1, saved_err = -1;     /* where output went before */
 
 /* An anonymous file: nothing on disk to clean up, nothing another process
  * can open. */
@@ -43,6 +44,9 @@ int kout_first_begin(void)
     sink_fd = anon_file("kernel-output-sink");
     if (first_fd < 0 || sink_fd < 0)
         return -1;
+    fflush(NULL);
+    saved_out = dup(STDOUT_FILENO);
+    saved_err = dup(STDERR_FILENO);
     point_output_at(first_fd);
     return 0;
 }
@@ -86,7 +90,7 @@ void kout_keep(const char *text, size_t n, result *r)
     r->printed_bytes = (long)n;
 }
 
-void kout_first_end(result *r)
+void kout_first_end(result *r, int keep_catching)
 {
     if (first_fd < 0 || sink_fd < 0)
         return;
@@ -100,7 +104,13 @@ void kout_first_end(result *r)
             r->printed_bytes = (long)st.st_size;
         free(text);
     }
-    point_output_at(sink_fd);
+    if (keep_catching || saved_out < 0 || saved_err < 0) {
+        point_output_at(sink_fd);
+        return;
+    }
+    fflush(NULL);
+    dup2(saved_out, STDOUT_FILENO);
+    dup2(saved_err, STDERR_FILENO);
 }
 
 void kout_trim(void)

@@ -26,8 +26,10 @@
 int kout_first_begin(void);
 
 /* After that launch and a synchronisation: keep what it printed in r
- * (printed, printed_lines, printed_bytes) and send later output to the sink. */
-void kout_first_end(result *r);
+ * (printed, printed_lines, printed_bytes); send later output to the sink
+ * with `keep_catching`, else back where it went before (under
+ * compute-sanitizer, SANITIZE=1, whose reports must reach the student). */
+void kout_first_end(result *r, int keep_catching);
 
 /* Before every launch: empty the sink when it has grown past a bound. */
 void kout_trim(void);
