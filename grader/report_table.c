@@ -294,8 +294,22 @@ void print_table(FILE *f, const graded *g, int n, int color)
     free(cells);
 }
 
-/* Detail lines (a compile log, mismatches) with a prefix, cut into pieces
- * that fit the width. */
+/* How much of `s` (n characters) fits in `room` columns, broken after a
+ * word: the last space within reach, past the line's own indent `lead`; a
+ * word longer than the room (a path, a mangled name) is cut where it must. */
+static int fitting(const char *s, int n, int room, int lead)
+{
+    if (n <= room)
+        return n;
+    int cut = room;
+    while (cut > lead && s[cut] != ' ')
+        cut--;
+    return cut > lead ? cut : room;
+}
+
+/* Detail lines (a compile log, mismatches) with a prefix, wrapped at word
+ * boundaries to the width; a continued line keeps the line's own indent
+ * and two spaces more, so it reads as the same line. */
 static void print_indented(FILE *f, const char *text, const char *indent)
 {
     int room = report_width(f) - 1 - (int)strlen(indent);
@@ -304,10 +318,17 @@ static void print_indented(FILE *f, const char *text, const char *indent)
     const char *p = text;
     while (p && *p) {
         const char *eol = strchr(p, '\n');
-        int len = eol ? (int)(eol - p) : (int)strlen(p);
-        for (int at = 0; at < len; at += room)
-            fprintf(f, "%s%s%.*s\n", indent, at ? "  " : "", len - at < room ? len - at : room,
-                    p + at);
+        int len = eol ? (int)(eol - p) : (int)strlen(p), lead = 0;
+        while (lead < len && p[lead] == ' ')
+            lead++;
+        int more = lead + 2 < room - 10 ? lead + 2 : 2;    /* a continuation's indent */
+        for (int at = 0, first = 1; first || at < len; first = 0) {
+            int n = fitting(p + at, len - at, first ? room : room - more, first ? lead : 0);
+            fprintf(f, "%s%*s%.*s\n", indent, first ? 0 : more, "", n, p + at);
+            at += n;
+            while (at < len && p[at] == ' ')
+                at++;
+        }
         p = eol ? eol + 1 : NULL;
     }
 }
