@@ -166,8 +166,7 @@ static int copies_loaded_register(const char *lo, const char *hi, const char *fl
         size_t dn, sn;
         const char *dst = op_is(&s, "mov.") ? operand_reg(&s, 0, &dn) : NULL;
         const char *src = dst ? operand_reg(&s, 1, &sn) : NULL;
-        if (src && has_reg(&in_loop, src, sn) && has_reg(&anywhere, dst, dn) &&
-            !(dn == sn && !strncmp(dst, src, dn)))
+        if (src && has_reg(&in_loop, src, sn) && has_reg(&anywhere, dst, dn))
             return 1;
     }
     return 0;
@@ -273,6 +272,16 @@ static const struct hint {
              "or use __pipeline_wait_prior(PDIST - 1) (lesson 9, \"Waiting with "
              "libcu++\")."},
 };
+
+const char *diagnose_name(unsigned diag)
+{
+    switch (diag) {
+    case DIAG_COPY_OF_LOAD: return "copy_of_pending_load";
+    case DIAG_WAIT_DEPTH_SWITCH: return "run_time_wait_depth";
+    case DIAG_MBARRIER_WAIT: return "mbarrier_wait";
+    default: return NULL;
+    }
+}
 
 int diagnose_hints(unsigned diags, const char **out, int max)
 {

@@ -32,6 +32,10 @@ enum diag {
 /* The patterns (enum diag bits) in `ptx`; 0 for none or no PTX. */
 unsigned diagnose_ptx(const char *ptx);
 
+/* A pattern's name for tools ("copy_of_pending_load", ...); NULL for a
+ * value that is not one pattern's bit. */
+const char *diagnose_name(unsigned diag);
+
 /* Up to `max` paragraphs, one per pattern in `diags` that explains a slow
  * kernel: what the compiler shows, why it costs, the fix, the lesson's
  * section. Returns how many. */

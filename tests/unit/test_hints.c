@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "compile.h"
 #include "diagnose.h"
 #include "fileio.h"
@@ -154,6 +155,17 @@ START_TEST(slow_report_names_the_pattern)
     ck_assert_uint_eq(r.diags, DIAG_COPY_OF_LOAD);
     char *s = explained(&t_axpy, &r, "/nonexistent");
     ck_assert_msg(strstr(s, "Diagnosis: a register copied from a pending load"), "%s", s);
+    free(s);
+    /* And the report for tools names it. */
+    char path[] = "/tmp/grader-hints-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    graded g = {.ex = &t_axpy, .r = r};
+    ck_assert_int_eq(write_json_report(path, &g, 1, "check"), 0);
+    s = read_text_file(path, NULL);
+    unlink(path);
+    ck_assert_msg(s && strstr(s, "\"diagnoses\": [\"copy_of_pending_load\"]"), "%s", s);
     free(s);
     /* The same kernel without the copy between slots: no diagnosis. */
     use_kernels(&t_axpy, axpy_slow);

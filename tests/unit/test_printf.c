@@ -159,6 +159,9 @@ START_TEST(printf_strings_written_are_refused)
     ck_assert_int_eq(check(printf_ptx(".visible .func (.param .b32 func_retval0) vprintf(\n"
                                       "\t.param .b64 a, .param .b64 b)\n{\n\tret;\n}\n",
                                       "", ""), msg), -1);
+    /* Stored into a parameter of a block that makes no call at all. */
+    ck_assert_int_eq(check(printf_ptx("", "", "\t{\n\t.param .b64 param0;\n"
+                                      "\tst.param.b64 [param0+0], %rd6;\n\t}\n"), msg), -1);
     /* Converted into an integer (it could be turned back). */
     ck_assert_int_eq(check(printf_ptx("", "", "\tcvt.u32.u64 %r9, %rd6;\n"), msg), -1);
 }
@@ -214,6 +217,21 @@ START_TEST(first_launch_output_is_shown_once)
                   s);
     ck_assert_msg(strstr(s, "costs time"), "%s", s);
     free(s);
+    /* The report for tools has it too. */
+    char path[] = "/tmp/grader-printf-json-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    graded g = {.ex = &t_axpy, .r = r};
+    ck_assert_int_eq(write_json_report(path, &g, 1, "check"), 0);
+    FILE *f = fopen(path, "r");
+    static char json[1 << 16];
+    size_t n = fread(json, 1, sizeof json - 1, f);
+    json[n] = 0;
+    fclose(f);
+    unlink(path);
+    ck_assert_msg(strstr(json, "\"printed\": \"hello from launch 1, n=1\\n\", \"printed_lines\": 1"),
+                  "%s", json);
 }
 END_TEST
 
