@@ -14,6 +14,7 @@
 
 static int first_fd = -1, sink_fd = -1;
 static int saved_out = -1, saved_err = -1;     /* where output went before */
+static char known_asserts[700];                /* kout_know_asserts */
 
 /* An anonymous file: nothing on disk to clean up, nothing another process
  * can open. */
@@ -162,5 +163,121 @@ int kout_assertion(char *buf, size_t len)
         found = kout_parse_assertion(text, buf, len);
         free(text);
     }
+    if (!found && known_asserts[0]) {
+        snprintf(buf, len, "%s", known_asserts);
+        found = 1;
+    }
     return found;
+}
+
+/* ---- the asserts the PTX holds, for when CUDA printed nothing ----------- */
+
+
+/* The statement (one line of NVRTC's PTX) before `at` whose first operand
+ * is `reg`: its second operand, copied to `src`. 0 when there is none. */
+static int defined_from(const char *ptx, const char *at, const char *reg, char *src,
+                        size_t len)
+{
+    size_t rn = strlen(reg);
+    for (const char *p = at; p > ptx; p--) {
+        if (p[-1] != '\n')
+            continue;
+        const char *q = p + strspn(p, " \t");
+        q += strcspn(q, " \t\n");                   /* the opcode */
+        q += strspn(q, " \t");
+        if (strncmp(q, reg, rn) != 0 || q[rn] != ',')
+            continue;
+        q += rn + 1;
+        q += strspn(q, " \t");
+        size_t n = strcspn(q, ";\n");
+        snprintf(src, len, "%.*s", (int)n, q);
+        return 1;
+    }
+    return 0;
+}
+
+/* The text of .global byte array `name` ("= {110, 62, ...}"), into out. */
+static int global_text(const char *ptx, const char *name, char *out, size_t len)
+{
+    char key[80];
+    snprintf(key, sizeof key, " %s[", name);
+    const char *d = strstr(ptx, key);
+    const char *b = d ? strchr(d, '{') : NULL;
+    if (!b || memchr(d, '\n', (size_t)(b - d)))
+        return 0;
+    size_t n = 0;
+    for (const char *p = b + 1; *p && *p != '}' && n + 1 < len;) {
+        long v = strtol(p, (char **)&p, 10);
+        if (v <= 0 || v > 255)
+            break;
+        out[n++] = v >= 32 && v != 127 ? (char)v : '?';
+        p += strspn(p, ", \t");
+    }
+    out[n] = 0;
+    return n > 0;
+}
+
+/* Parameter k of the __assertfail call whose block ends at `call`, as the
+ * text it points to (k = 0 condition, 1 file), or its number (k = 2 line). */
+static int assert_param(const char *ptx, const char *call, int k, char *out, size_t len)
+{
+    char key[40], reg[80], src[80];
+    snprintf(key, sizeof key, "[param%d+0], ", k);
+    const char *block = call;
+    while (block > ptx && *block != '{')
+        block--;
+    const char *st = strstr(block, key);
+    if (!st || st > call)
+        return 0;
+    st += strlen(key);
+    snprintf(reg, sizeof reg, "%.*s", (int)strcspn(st, ";\n"), st);
+    if (k == 2) {
+        snprintf(out, len, "%s", reg);
+        return reg[0] >= '0' && reg[0] <= '9';
+    }
+    for (int hops = 0; hops < 4 && reg[0] == '%'; hops++) {
+        if (!defined_from(ptx, block, reg, src, sizeof src))
+            return 0;
+        snprintf(reg, sizeof reg, "%s", src);
+    }
+    return reg[0] != '%' && global_text(ptx, reg, out, len);
+}
+
+int kout_describe_asserts(const char *ptx, char *buf, size_t len)
+{
+    int sites = 0;
+    size_t at = 0;
+    buf[0] = 0;
+    for (const char *p = ptx; p && (p = strstr(p, "__assertfail,")) != NULL; p++) {
+        char cond[200], file[200], line[16];
+        /* Each site is looked up backwards: a few are described, the rest
+         * only counted, so a file of a thousand asserts costs no time. */
+        if (sites >= 8) {
+            sites++;
+            continue;
+        }
+        if (!assert_param(ptx, p, 0, cond, sizeof cond) ||
+            !assert_param(ptx, p, 1, file, sizeof file) ||
+            !assert_param(ptx, p, 2, line, sizeof line))
+            continue;
+        if (at < len)
+            at += (size_t)snprintf(buf + at, len - at, "%sassert(%s) at %s:%s",
+                                   sites ? "; " : "", cond, file, line);
+        sites++;
+    }
+    return sites;
+}
+
+void kout_know_asserts(const char *ptx)
+{
+    char sites[600];
+    int n = kout_describe_asserts(ptx, sites, sizeof sites);
+    if (n == 1)
+        snprintf(known_asserts, sizeof known_asserts, "%s (the kernel's only assert; CUDA "
+                 "printed no line saying where it failed)", sites);
+    else if (n > 1)
+        snprintf(known_asserts, sizeof known_asserts, "one of the kernel's %d asserts (CUDA "
+                 "printed no line saying which): %s", n, sites);
+    else
+        known_asserts[0] = 0;
 }

@@ -37,8 +37,18 @@ void kout_trim(void);
 /* A failed assert's own line, as CUDA prints it ("file:line: function:
  * block: [..], thread: [..] Assertion `cond` failed."), turned into
  * "assert(cond) failed at file:line (function; block [..], thread [..])".
- * 1 and the text in buf when one was printed; 0 when none was caught. */
+ * 1 and the text in buf when one was printed, or else when the PTX told
+ * (kout_know_asserts); 0 when neither did. */
 int kout_assertion(char *buf, size_t len);
+
+/* What the student's PTX says of its asserts, kept for kout_assertion when
+ * CUDA printed no line (one assert: its condition, file and line; several:
+ * all of them). Called after compiling; NULL forgets. */
+void kout_know_asserts(const char *ptx);
+
+/* The pure part, for tests: every __assertfail call of NVRTC's PTX as
+ * "assert(cond) at file:line", joined by "; " into buf; returns how many. */
+int kout_describe_asserts(const char *ptx, char *buf, size_t len);
 
 /* The pure part, for tests: find the assertion line in `text`. */
 int kout_parse_assertion(const char *text, char *buf, size_t len);

@@ -310,6 +310,52 @@ START_TEST(failed_assert_in_a_later_launch_is_the_reason)
 }
 END_TEST
 
+/* CUDA printed nothing: the PTX's one assert is the reason. */
+static void axpy_asserting_mutely(host_call *c)
+{
+    c->fault = cudaErrorAssert;
+}
+
+START_TEST(failed_assert_without_its_line_is_read_from_the_ptx)
+{
+    result r;
+    use_kernels(&t_axpy, axpy_asserting_mutely);
+    host_module m = student_module(&t_axpy, axpy_asserting_mutely);
+    m.ptx = ".global .align 1 .b8 $str[6] = {105, 32, 60, 32, 110};\n"
+            ".global .align 1 .b8 $str$1[5] = {107, 46, 99, 117};\n"
+            "\tmov.u64 \t%rd7, $str;\n\tcvta.global.u64 \t%rd8, %rd7;\n"
+            "\tmov.u64 \t%rd9, $str$1;\n\tcvta.global.u64 \t%rd10, %rd9;\n"
+            "\t{ // callseq 1, 0\n\t.param .b64 param0;\n\tst.param.b64 \t[param0+0], %rd8;\n"
+            "\t.param .b64 param1;\n\tst.param.b64 \t[param1+0], %rd10;\n"
+            "\t.param .b32 param2;\n\tst.param.b32 \t[param2+0], 9;\n"
+            "\tcall.uni \n\t__assertfail, \n\t(\n\tparam0, \n\tparam1, \n\tparam2\n\t);\n"
+            "\t} // callseq 1\n";
+    ck_assert_int_eq(host_add(&m), 0);
+    grade_host(&t_axpy, 0, &r);
+    expect(&r, OUT_CRASH, "assert(i < n) at k.cu:9 (the kernel's only assert");
+}
+END_TEST
+
+/* On NVRTC's own PTX: every assert of the file, condition, file and line. */
+START_TEST(assert_sites_are_read_from_nvrtc_ptx)
+{
+    compiled c;
+    compile_src("#include <cassert>\n"
+                "extern \"C\" __global__ void k(int n, int *out) {\n"
+                "    assert(n % blockDim.x == 0);\n"
+                "    if (threadIdx.x == 0)\n"
+                "        assert(out != nullptr && n < 100);\n"
+                "    out[threadIdx.x] = n;\n}\n", &c);
+    ck_assert_msg(c.ok, "%s", c.error);
+    char buf[600];
+    ck_assert_int_eq(kout_describe_asserts(c.ptx, buf, sizeof buf), 2);
+    ck_assert_msg(strstr(buf, "assert(n % blockDim.x == 0) at ") && strstr(buf, ":3; ") &&
+                  strstr(buf, "assert(out != nullptr && n < 100) at ") && strstr(buf, ":5"),
+                  "%s", buf);
+    compiled_free(&c);
+}
+END_TEST
+
 START_TEST(assertion_lines_are_parsed)
 {
     char buf[512];
@@ -344,6 +390,8 @@ Suite *printf_suite(void)
     tcase_add_test(tc, failed_assert_in_the_first_launch_is_the_reason);
     tcase_add_test(tc, failed_assert_in_a_later_launch_is_the_reason);
     tcase_add_test(tc, assertion_lines_are_parsed);
+    tcase_add_test(tc, failed_assert_without_its_line_is_read_from_the_ptx);
+    tcase_add_test(tc, assert_sites_are_read_from_nvrtc_ptx);
     suite_add_tcase(s, tc);
     return s;
 }
