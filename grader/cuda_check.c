@@ -84,8 +84,8 @@ void cuda_fail(cudaError_t e, const char *call, const char *file, int line)
     /* The reason a student needs: which assert, where (kernel_output.h). */
     if (e == cudaErrorAssert && kout_assertion(assertion, sizeof assertion))
         child_fail(OUT_CRASH, detail, "While %s: an assert in the kernel failed: %s. The "
-                   "kernel stopped there (%s); the condition was false for the inputs "
-                   "above, so check what it assumes about n, the grid and the block.",
+                   "launch stopped there (%s): the condition was false at this size, so "
+                   "check what it assumes about n, the grid and the block.",
                    g_result && g_result->stage[0] ? g_result->stage : "starting", assertion,
                    cudaGetErrorName(e));
     child_fail(cuda_error_outcome(e), detail, "While %s: %s (%s). This means %s",
