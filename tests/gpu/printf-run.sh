@@ -40,7 +40,8 @@ SUMMARY=$R/summary.txt
 if ! make -s build/grader > "$R/build.log" 2>&1; then
     echo "build failed:"; tail -30 "$R/build.log"; exit 1
 fi
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$R/gpu.txt" 2>/dev/null ||
+    echo "no nvidia-smi" > "$R/gpu.txt"
 
 # grade TAG ENV LESSON ARGS...: the report in $R/TAG.txt, JSON in $R/TAG.json.
 grade() {
@@ -57,6 +58,10 @@ row() {   # row TAG WANT RESULT(ok|FAIL) WHAT
         "$(cat "$R/$1.secs" 2>/dev/null)" "$4" >> "$SUMMARY"
 }
 check() { if eval "$1"; then echo ok; else echo FAIL; fi; }
+# "ran at 1.14x the baseline's speed; the bar was 3.06x" -> "1.14x (bar 3.06x)"
+speed() {
+    message "$1" | sed -n 's/.*ran at \([0-9.]*x\) the baseline.s speed; the bar was \([0-9.]*x\).*/\1 (bar \2)/p'
+}
 
 # A kernel that prints from every thread: the report must stay bounded.
 mkdir -p "$R/flood/lesson0"
@@ -64,7 +69,7 @@ sed 's/if (blockIdx.x == 0 \&\& threadIdx.x == 0)/if (true)/' \
     tests/gpu/accepted/lesson0-printf/lesson0/saxpy.cu > "$R/flood/lesson0/saxpy.cu"
 
 grade printf "" lesson0 --student-dir tests/gpu/accepted/lesson0-printf
-grade flood "" lesson0 --student-dir "$R/flood"
+grade flood "" lesson0 --timeout 90 --student-dir "$R/flood"
 grade assert "" lesson0 --student-dir tests/gpu/faulty/assert_fails
 grade assert_late "" lesson0 --student-dir tests/gpu/faulty/assert_late
 grade shift "" lesson7 --only rolling_regs --student-dir tests/gpu/faulty/shift_register
@@ -91,19 +96,20 @@ row assert CRASH "$(check "[ \"$(outcome assert)\" = CRASH ] && message assert |
 row assert_late CRASH "$(check "[ \"$(outcome assert_late)\" = CRASH ] && message assert_late | grep -q 'n <= 4097' && message assert_late | grep -q 'saxpy.cu:14'")" \
     "message has 'n <= 4097' and 'saxpy.cu:14'"
 row shift SLOW "$(check "[ \"$(outcome shift)\" = SLOW ] && grep -q 'Diagnosis: a register copied from a pending load' $R/shift.txt")" \
-    "'Diagnosis: a register copied from a pending load'; $(grep -o '[0-9.]*x, bar [^)]*' "$R/shift.txt" | head -1)"
+    "'Diagnosis: a register copied from a pending load'; $(speed shift)"
 row wait SLOW "$(check "[ \"$(outcome wait)\" = SLOW ] && grep -q 'Diagnosis: a wait depth chosen at run time' $R/wait.txt")" \
-    "'Diagnosis: a wait depth chosen at run time'; $(grep -o '[0-9.]*x, bar [^)]*' "$R/wait.txt" | head -1)"
+    "'Diagnosis: a wait depth chosen at run time'; $(speed wait)"
 row l2dist SLOW "$(check "[ \"$(outcome l2dist)\" = SLOW ] && tr '\n' ' ' < $R/l2dist.txt | grep -q 'L2DIST \* BLOCKDIMX *elements, not *L2DIST'")" \
-    "hint 'L2DIST * BLOCKDIMX elements, not L2DIST'; $(grep -o '[0-9.]*x, bar [^)]*' "$R/l2dist.txt" | head -1)"
+    "hint 'L2DIST * BLOCKDIMX elements, not L2DIST'; $(speed l2dist)"
 row mbarrier HANG "$(check "[ \"$(outcome mbarrier)\" = HANG ] && message mbarrier | grep -q 'mbarrier' && ! message mbarrier | grep -q 'loop whose exit'")" \
     "message names the mbarrier phase, not loop conditions"
 row libcuxx PASS "$(check "[ \"$(outcome libcuxx)\" = PASS ] && ! grep -q 'Diagnosis' $R/libcuxx.txt")" \
     "PASS and no diagnosis"
-n_pass=$(grep -o '"outcome": "PASS"' "$R/solutions.json" | wc -l)
-n_all=$(grep -o '"outcome": "[A-Z_]*"' "$R/solutions.json" | wc -l)
+# Demos (lesson 7's rolling_direct) fail on purpose: only exercises count.
+n_pass=$(grep '"demo": false' "$R/solutions.json" | grep -c '"outcome": "PASS"')
+n_all=$(grep -c '"demo": false' "$R/solutions.json")
 row solutions PASS "$(check "[ $n_pass -eq $n_all ] && [ $n_all -ge 6 ]")" \
-    "$n_pass of $n_all solutions PASS (lessons 0 7 9 11 12)"
+    "$n_pass of $n_all solutions PASS (lessons 0 7 9 11 12; demos not counted)"
 
 {
     echo
