@@ -228,6 +228,66 @@ START_TEST(hints_fit_accepted_answers)
 }
 END_TEST
 
+/* Every "(lesson N, "Section")" a diagnosis or one of these hints sends the
+ * student to is a heading of that lesson: a renamed section breaks no
+ * pointer silently. */
+static void sections_exist(const char *text, const char *what)
+{
+    for (const char *p = text; (p = strstr(p, "(lesson ")) != NULL; p++) {
+        int lesson = atoi(p + 8);
+        const char *q = strchr(p, ',');
+        const char *close = strchr(p, ')');
+        if (!q || (close && close < q))
+            continue;
+        char pattern[64], cmd[160], *lessonfile = NULL;
+        snprintf(pattern, sizeof pattern, "lessons/lesson%d-", lesson);
+        snprintf(cmd, sizeof cmd, "ls %s*.md 2>/dev/null", pattern);
+        FILE *ls = popen(cmd, "r");
+        char path[256] = "";
+        if (ls && fgets(path, sizeof path, ls))
+            path[strcspn(path, "\n")] = 0;
+        if (ls)
+            pclose(ls);
+        lessonfile = path[0] ? read_text_file(path, NULL) : NULL;
+        ck_assert_msg(lessonfile, "%s: no file for lesson %d", what, lesson);
+        /* Each quoted name up to the closing parenthesis. */
+        for (const char *s = strchr(q, '"'); s && (!close || s < close);) {
+            const char *e = strchr(s + 1, '"');
+            ck_assert_ptr_nonnull(e);
+            char heading[200];
+            snprintf(heading, sizeof heading, "## %.*s\n", (int)(e - s - 1), s + 1);
+            ck_assert_msg(strstr(lessonfile, heading), "%s: lesson %d has no section '%s'", what,
+                          lesson, heading);
+            s = strchr(e + 1, '"');
+            close = strchr(e + 1, ')');
+        }
+        free(lessonfile);
+    }
+}
+
+START_TEST(hints_point_at_sections_that_exist)
+{
+    const char *diag[8];
+    int n = diagnose_hints(~0u, diag, 8);
+    ck_assert_int_eq(n, 2);
+    for (int k = 0; k < n; k++)
+        sections_exist(diag[k], diagnose_name(1u << k));
+    sections_exist(diagnose_hang(DIAG_MBARRIER_WAIT), "the mbarrier hang");
+    static const char *const files[] = {"lessons/hints/lesson7-rolling_regs.txt",
+                                        "lessons/hints/lesson9-rolling_async.txt",
+                                        "lessons/hints/lesson11-l2_prefetch.txt",
+                                        "lessons/hints/lesson12-bulk_ring.txt"};
+    for (size_t k = 0; k < sizeof files / sizeof *files; k++) {
+        char *t = read_text_file(files[k], NULL);
+        ck_assert_ptr_nonnull(t);
+        for (char *p = t; *p; p++)
+            *p = *p == '\n' ? ' ' : *p;
+        sections_exist(t, files[k]);
+        free(t);
+    }
+}
+END_TEST
+
 /* ---- readable details -------------------------------------------------- */
 
 START_TEST(details_wrap_at_word_boundaries)
@@ -280,6 +340,7 @@ Suite *hints_suite(void)
     tcase_add_test(tc, slow_report_names_the_pattern);
     tcase_add_test(tc, mbarrier_hang_names_the_phase);
     tcase_add_test(tc, hints_fit_accepted_answers);
+    tcase_add_test(tc, hints_point_at_sections_that_exist);
     tcase_add_test(tc, details_wrap_at_word_boundaries);
     suite_add_tcase(s, tc);
     return s;
