@@ -190,6 +190,185 @@ static int waits_at_several_depths(const char *lo, const char *hi)
     return 0;
 }
 
+/* ---- an L2 prefetch that lands in the current iteration ------------------
+ *
+ * Addresses as linear forms: a constant plus registers that are not
+ * themselves sums (parameters, special registers, products of two
+ * registers), each with a coefficient; enough for the shifts, adds and
+ * conversions NVVM builds an element's address from. */
+#define LIN_TERMS 8
+typedef struct lin {
+    int ok, n;
+    const char *leaf[LIN_TERMS];
+    size_t len[LIN_TERMS];
+    long coef[LIN_TERMS];
+    long c;
+} lin;
+
+static void lin_add(lin *a, const lin *b, long scale)
+{
+    if (!a->ok || !b->ok) {
+        a->ok = 0;
+        return;
+    }
+    a->c += scale * b->c;
+    for (int k = 0; k < b->n; k++) {
+        int j = 0;
+        while (j < a->n && !(a->len[j] == b->len[k] && !strncmp(a->leaf[j], b->leaf[k], b->len[k])))
+            j++;
+        if (j == a->n) {
+            if (a->n == LIN_TERMS) {
+                a->ok = 0;
+                return;
+            }
+            a->leaf[j] = b->leaf[k];
+            a->len[j] = b->len[k];
+            a->coef[j] = 0;
+            a->n++;
+        }
+        a->coef[j] += scale * b->coef[k];
+    }
+}
+
+static lin lin_leaf(const char *reg, size_t n)
+{
+    lin l = {.ok = 1, .n = 1, .leaf = {reg}, .len = {n}, .coef = {1}};
+    return l;
+}
+
+/* Operand k of statement s: a register (into *reg, *n) or an integer. */
+static int operand(const stmt *s, int k, const char **reg, size_t *n, long *imm)
+{
+    *reg = operand_reg(s, k, n);
+    if (*reg)
+        return 1;
+    const char *p = s->op;
+    while (p < s->end && !isspace((unsigned char)*p))
+        p++;
+    for (int c = 0; c < k && p < s->end; p++)
+        c += *p == ',';
+    while (p < s->end && isspace((unsigned char)*p))
+        p++;
+    char *e;
+    *imm = strtol(p, &e, 0);
+    return e != p && (e >= s->end || *e == ',' || *e == ';' || isspace((unsigned char)*e));
+}
+
+static lin lin_of(const char *lo, const char *before, const char *reg, size_t n, int depth);
+
+static lin lin_operand(const char *lo, const stmt *s, int k, int depth)
+{
+    const char *r;
+    size_t n;
+    long imm;
+    lin bad = {.ok = 0};
+    if (!operand(s, k, &r, &n, &imm))
+        return bad;
+    if (!r) {
+        lin c = {.ok = 1, .c = imm};
+        return c;
+    }
+    return lin_of(lo, s->op, r, n, depth + 1);
+}
+
+/* The linear form of register `reg` as its last definition in [lo, before)
+ * makes it; a leaf when that definition is not arithmetic we follow. */
+static lin lin_of(const char *lo, const char *before, const char *reg, size_t n, int depth)
+{
+    stmt s, def = {0};
+    for (const char *p = lo; next_stmt(p, before, &s); p = s.end + 1) {
+        size_t dn;
+        const char *d = operand_reg(&s, 0, &dn);
+        if (d && dn == n && !strncmp(d, reg, n) && !op_is(&s, "st.") && !op_is(&s, "prefetch"))
+            def = s;
+    }
+    if (!def.op || depth > 16)
+        return lin_leaf(reg, n);
+    lin a = lin_operand(lo, &def, 1, depth), b;
+    long imm;
+    const char *r;
+    size_t rn;
+    if (op_is(&def, "mov.") || op_is(&def, "cvt.") || op_is(&def, "cvta.to.global"))
+        return a.ok ? a : lin_leaf(reg, n);
+    if (op_is(&def, "add.") || op_is(&def, "sub.")) {
+        b = lin_operand(lo, &def, 2, depth);
+        lin_add(&a, &b, op_is(&def, "add.") ? 1 : -1);
+        return a.ok ? a : lin_leaf(reg, n);
+    }
+    if ((op_is(&def, "shl.") || op_is(&def, "mul.lo.") || op_is(&def, "mul.wide.")) &&
+        operand(&def, 2, &r, &rn, &imm) && !r && a.ok) {
+        lin z = {.ok = 1};
+        lin_add(&z, &a, op_is(&def, "shl.") ? (imm >= 0 && imm < 32 ? 1L << imm : 0) : imm);
+        return z.ok ? z : lin_leaf(reg, n);
+    }
+    return lin_leaf(reg, n);
+}
+
+/* How far the loop [lo, hi) moves register `reg` each time round: its own
+ * "add reg, reg, imm" in the loop. 0 when it has none. */
+static long own_step(const char *lo, const char *hi, const char *reg, size_t n)
+{
+    stmt s;
+    for (const char *p = lo; next_stmt(p, hi, &s); p = s.end + 1) {
+        size_t dn, an;
+        const char *d = op_is(&s, "add.") ? operand_reg(&s, 0, &dn) : NULL;
+        const char *a = d ? operand_reg(&s, 1, &an) : NULL;
+        const char *r;
+        size_t rn;
+        long imm;
+        if (a && dn == n && an == n && !strncmp(d, reg, n) && !strncmp(a, reg, n) &&
+            operand(&s, 2, &r, &rn, &imm) && !r)
+            return imm;
+    }
+    return 0;
+}
+
+/* The register inside "[%rdN]" or "[%rdN+8]" of statement s. */
+static const char *address_reg(const stmt *s, size_t *n)
+{
+    const char *b = memchr(s->op, '[', (size_t)(s->end - s->op));
+    if (!b || b[1] != '%')
+        return NULL;
+    const char *q = b + 2;
+    while (q < s->end && ident((unsigned char)*q) && *q != '%')
+        q++;
+    *n = (size_t)(q - b - 1);
+    return b + 1;
+}
+
+/* A loop [lo, hi) of the function from `fn`: does it prefetch into L2 an
+ * address a constant distance ahead of one of its global loads, but less
+ * than one iteration's step of that load ahead? Then the prefetched line
+ * is one the loop is loading in this very iteration. */
+static int prefetch_within_step(const char *fn, const char *lo, const char *hi)
+{
+    stmt s, t;
+    int pairs = 0;      /* each pair is a few scans of the function: a bounded few */
+    for (const char *p = lo; pairs < 16 && next_stmt(p, hi, &s); p = s.end + 1) {
+        size_t pn, ln;
+        const char *preg = op_is(&s, "prefetch.global.L2") ? address_reg(&s, &pn) : NULL;
+        if (!preg)
+            continue;
+        lin pf = lin_of(fn, s.op, preg, pn, 0);
+        for (const char *q = lo; pf.ok && next_stmt(q, hi, &t); q = t.end + 1) {
+            const char *lreg = op_is(&t, "ld.global") ? address_reg(&t, &ln) : NULL;
+            if (!lreg || ++pairs > 16)
+                continue;
+            lin ld = lin_of(fn, t.op, lreg, ln, 0), d = pf;
+            lin_add(&d, &ld, -1);
+            int constant = d.ok;
+            for (int k = 0; k < d.n; k++)
+                constant &= d.coef[k] == 0;
+            long step = own_step(lo, hi, lreg, ln);
+            for (int k = 0; constant && k < ld.n; k++)
+                step += ld.coef[k] * own_step(lo, hi, ld.leaf[k], ld.len[k]);
+            if (constant && step > 0 && d.c > 0 && d.c < step)
+                return 1;
+        }
+    }
+    return 0;
+}
+
 /* The start of the function (.entry or .func) that holds `at`. */
 static const char *function_start(const char *ptx, const char *at)
 {
@@ -206,6 +385,7 @@ static unsigned loop_patterns(const char *ptx)
 {
     unsigned found = 0;
     const char *end = ptx + strlen(ptx);
+    int l2 = strstr(ptx, "prefetch.global.L2") != NULL;
     stmt s;
     for (const char *p = ptx; next_stmt(p, end, &s); p = s.end + 1) {
         if (!op_is(&s, "bra"))
@@ -233,6 +413,8 @@ static unsigned loop_patterns(const char *ptx)
             found |= DIAG_COPY_OF_LOAD;
         if (waits_at_several_depths(head, s.op))
             found |= DIAG_WAIT_DEPTH_SWITCH;
+        if (l2 && prefetch_within_step(function_start(ptx, head), head, s.op))
+            found |= DIAG_L2_PREFETCH_IN_STEP;
     }
     return found;
 }
@@ -271,6 +453,14 @@ static const struct hint {
              "cuda::pipeline_consumer_wait_prior<PDIST - 1>(pipe), one wait instruction, "
              "or use __pipeline_wait_prior(PDIST - 1) (lesson 9, \"Waiting with "
              "libcu++\")."},
+    {.diag = DIAG_L2_PREFETCH_IN_STEP,
+     .text = "Diagnosis: an L2 prefetch that lands in the current iteration. The compiled "
+             "loop prefetches an address a fixed distance ahead of its load, but less than "
+             "one iteration's step of that load ahead: the line it asks for is one the "
+             "block is loading now, so the prefetch brings nothing new. The offset is in "
+             "elements and an iteration moves BLOCKDIMX of them: prefetch "
+             "&chunk[i + L2DIST * BLOCKDIMX], not &chunk[i + L2DIST] (lesson 11, \"How far "
+             "ahead is L2DIST\")."},
 };
 
 const char *diagnose_name(unsigned diag)
@@ -279,6 +469,7 @@ const char *diagnose_name(unsigned diag)
     case DIAG_COPY_OF_LOAD: return "copy_of_pending_load";
     case DIAG_WAIT_DEPTH_SWITCH: return "run_time_wait_depth";
     case DIAG_MBARRIER_WAIT: return "mbarrier_wait";
+    case DIAG_L2_PREFETCH_IN_STEP: return "l2_prefetch_in_current_step";
     default: return NULL;
     }
 }

@@ -14,7 +14,14 @@
  *                         depth at run time through a switch (lesson 9);
  *   DIAG_MBARRIER_WAIT    the kernel waits on an mbarrier phase: a hang is
  *                         then most likely a phase that never completes
- *                         (lesson 12).
+ *                         (lesson 12);
+ *   DIAG_L2_PREFETCH_IN_STEP  a loop prefetches into L2 a constant distance
+ *                         ahead of its load but less than the load's step
+ *                         per iteration: chunk[i + L2DIST] where
+ *                         chunk[i + L2DIST * BLOCKDIMX] was meant (lesson
+ *                         11). Addresses are compared as linear forms of
+ *                         the registers they are built from; where they
+ *                         cannot be, nothing is said.
  * What is shown: diagnose_hints for a correct but slow (or mechanism-
  * failing) kernel, before the exercise's own hint; diagnose_hang for a
  * launch that does not finish. */
@@ -27,6 +34,7 @@ enum diag {
     DIAG_COPY_OF_LOAD = 1u << 0,
     DIAG_WAIT_DEPTH_SWITCH = 1u << 1,
     DIAG_MBARRIER_WAIT = 1u << 2,
+    DIAG_L2_PREFETCH_IN_STEP = 1u << 3,
 };
 
 /* The patterns (enum diag bits) in `ptx`; 0 for none or no PTX. */

@@ -18,8 +18,9 @@
 #               "Diagnosis: a register copied from a pending load"
 #   wait        tests/gpu/faulty/consumer_wait (lesson 9): SLOW, report has
 #               "Diagnosis: a wait depth chosen at run time"
-#   l2dist      tests/gpu/faulty/l2dist_elements (lesson 11a): SLOW, the
-#               hint says "L2DIST * BLOCKDIMX elements, not L2DIST"
+#   l2dist      tests/gpu/faulty/l2dist_elements (lesson 11a): SLOW, report
+#               has "Diagnosis: an L2 prefetch that lands in the current
+#               iteration" and the hint "L2DIST * BLOCKDIMX elements, not L2DIST"
 #   mbarrier    tests/gpu/faulty/phase_never_completes (lesson 12): HANG
 #               whose message names the mbarrier phase
 #   libcuxx     tests/gpu/accepted/lesson9-libcuxx: PASS, no diagnosis
@@ -99,8 +100,8 @@ row shift SLOW "$(check "[ \"$(outcome shift)\" = SLOW ] && grep -q 'Diagnosis: 
     "'Diagnosis: a register copied from a pending load'; $(speed shift)"
 row wait SLOW "$(check "[ \"$(outcome wait)\" = SLOW ] && grep -q 'Diagnosis: a wait depth chosen at run time' $R/wait.txt")" \
     "'Diagnosis: a wait depth chosen at run time'; $(speed wait)"
-row l2dist SLOW "$(check "[ \"$(outcome l2dist)\" = SLOW ] && tr '\n' ' ' < $R/l2dist.txt | grep -q 'L2DIST \* BLOCKDIMX *elements, not *L2DIST'")" \
-    "hint 'L2DIST * BLOCKDIMX elements, not L2DIST'; $(speed l2dist)"
+row l2dist SLOW "$(check "[ \"$(outcome l2dist)\" = SLOW ] && grep -q 'Diagnosis: an L2 prefetch that lands in the current' $R/l2dist.txt && tr '\n' ' ' < $R/l2dist.txt | grep -q 'L2DIST \* BLOCKDIMX *elements, not *L2DIST'")" \
+    "'Diagnosis: an L2 prefetch that lands in the current iteration', hint; $(speed l2dist)"
 row mbarrier HANG "$(check "[ \"$(outcome mbarrier)\" = HANG ] && message mbarrier | grep -q 'mbarrier' && ! message mbarrier | grep -q 'loop whose exit'")" \
     "message names the mbarrier phase, not loop conditions"
 row libcuxx PASS "$(check "[ \"$(outcome libcuxx)\" = PASS ] && ! grep -q 'Diagnosis' $R/libcuxx.txt")" \
@@ -122,9 +123,10 @@ row solutions PASS "$(check "[ $n_pass -eq $n_all ] && [ $n_all -ge 6 ]")" \
     message assert_late | cut -c1-400
     echo "-- mbarrier hang message:"
     message mbarrier | cut -c1-500
-    echo "-- diagnoses (shift, wait):"
+    echo "-- diagnoses (shift, wait, l2dist):"
     grep -A3 'Diagnosis' "$R/shift.txt" | head -4
     grep -A3 'Diagnosis' "$R/wait.txt" | head -4
+    grep -A3 'Diagnosis' "$R/l2dist.txt" | head -4
 } > "$R/excerpts.txt"
 
 cat "$R/head.txt" "$SUMMARY" > "$OUT/summary.txt"

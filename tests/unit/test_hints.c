@@ -2,8 +2,9 @@
  *
  *   - each pattern diagnose.c knows is found in real NVRTC PTX of a kernel
  *     that has it (tests/gpu/faulty/: the shift register at several PDIST,
- *     libcu++'s consumer_wait(), an mbarrier ring), and never in a kernel of
- *     the course that passes or that the grader accepts;
+ *     libcu++'s consumer_wait(), an mbarrier ring, an L2 prefetch L2DIST
+ *     elements ahead), and never in a kernel of the course that passes or
+ *     that the grader accepts;
  *   - a slow kernel's report names the pattern before the exercise's hint;
  *     a hang of a kernel that waits on an mbarrier names the phase, in the
  *     message and in the "Try:" line;
@@ -71,6 +72,20 @@ START_TEST(run_time_wait_depth_is_found)
 }
 END_TEST
 
+/* chunk[i + L2DIST] at every L2DIST the knob allows is found; the
+ * solution's chunk[i + L2DIST * BLOCKDIMX] never is, from 1 up. */
+START_TEST(l2_prefetch_within_the_step_is_found)
+{
+    static const int l2dist[] = {1, 4, 16, 64};
+    const exercise *ex = find_exercise(11, "l2_prefetch");
+    unsigned d = diags_of(ex, "tests/gpu/faulty/l2dist_elements/lesson11/l2_prefetch.cu",
+                          ex->kernel, "L2DIST", l2dist[_i]);
+    ck_assert_msg(d == DIAG_L2_PREFETCH_IN_STEP, "L2DIST %d: %u", l2dist[_i], d);
+    d = diags_of(ex, "solutions/lesson11/l2_prefetch.cu", ex->kernel, "L2DIST", l2dist[_i]);
+    ck_assert_msg(d == 0, "solution at L2DIST %d: %u", l2dist[_i], d);
+}
+END_TEST
+
 START_TEST(mbarrier_waits_are_found)
 {
     const exercise *ex = find_exercise(12, "bulk_ring");
@@ -100,8 +115,8 @@ START_TEST(course_kernels_show_no_slow_pattern)
                  d == 0 && ex->reference ? ex->reference : ex->file);
         const char *kernel = d == 0 && ex->reference_kernel ? ex->reference_kernel : ex->kernel;
         unsigned got = diags_of(ex, path, kernel, NULL, 0);
-        ck_assert_msg(!(got & (DIAG_COPY_OF_LOAD | DIAG_WAIT_DEPTH_SWITCH)), "%s: %u", path,
-                      got);
+        ck_assert_msg(!(got & (DIAG_COPY_OF_LOAD | DIAG_WAIT_DEPTH_SWITCH |
+                               DIAG_L2_PREFETCH_IN_STEP)), "%s: %u", path, got);
     }
 }
 END_TEST
@@ -269,9 +284,9 @@ START_TEST(hints_point_at_sections_that_exist)
 {
     const char *diag[8];
     int n = diagnose_hints(~0u, diag, 8);
-    ck_assert_int_eq(n, 2);
+    ck_assert_int_eq(n, 3);
     for (int k = 0; k < n; k++)
-        sections_exist(diag[k], diagnose_name(1u << k));
+        sections_exist(diag[k], "a diagnosis");
     sections_exist(diagnose_hang(DIAG_MBARRIER_WAIT), "the mbarrier hang");
     static const char *const files[] = {"lessons/hints/lesson7-rolling_regs.txt",
                                         "lessons/hints/lesson9-rolling_async.txt",
@@ -332,6 +347,7 @@ Suite *hints_suite(void)
     tcase_add_loop_test(tc, shift_register_is_found, 0, 4);
     tcase_add_test(tc, run_time_wait_depth_is_found);
     tcase_add_test(tc, mbarrier_waits_are_found);
+    tcase_add_loop_test(tc, l2_prefetch_within_the_step_is_found, 0, 4);
     tcase_add_loop_test(tc, course_kernels_show_no_slow_pattern, 0, n);
     suite_add_tcase(s, tc);
 

@@ -3,7 +3,8 @@
  * BLOCKDIMX, so L2DIST elements ahead lies in the lines the warp is loading
  * in this very iteration: the prefetch is there (the PTX has
  * prefetch.global.L2, every mechanism check holds) but brings nothing the
- * load would not. Expected SLOW; the hint names the offset (issue 15).
+ * load would not. Expected SLOW; the report's diagnosis names the offset
+ * (issue 15).
  *
  *   build/grader check lesson11 --only l2_prefetch --student-dir tests/gpu/faulty/l2dist_elements
  */
