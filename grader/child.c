@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "child.h"
+#include "diagnose.h"
 
 result *g_result;
 
@@ -78,9 +79,8 @@ static void died(result *r, int status, double timeout_s, int timed_out)
         r->outcome = r->stopped = OUT_HANG;
         snprintf(r->message, sizeof r->message,
                  "Grading did not finish within %.0f s; it was %s. If that is your kernel "
-                 "running, it probably never ends: a loop whose exit condition never "
-                 "becomes true, or a __syncthreads() that only some threads reach.",
-                 timeout_s, stage);
+                 "running, it probably never ends. %s", timeout_s, stage,
+                 diagnose_hang(r->diags));
         return;
     }
     if (WIFSIGNALED(status)) {

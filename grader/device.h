@@ -96,6 +96,10 @@ typedef struct device_ops {
      * timeout_s. Timed: the kernel alone, between events. */
     launch_result (*launch)(const kernel *k, const instance *I, void **argp, int timed,
                             double timeout_s);
+
+    /* Wait for the device, so what kernels printed reaches stdout (device
+     * printf is delivered at synchronisation points). May be NULL. */
+    void (*sync)(void);
 } device_ops;
 
 extern const device_ops device_cuda;

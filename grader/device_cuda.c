@@ -268,6 +268,8 @@ static launch_result cuda_launch(const kernel *k, const instance *I, void **argp
         cudaError_t e = cudaEventQuery(e1);
         if (e == cudaSuccess)
             break;
+        if (e == cudaErrorAssert)
+            (void)cudaDeviceSynchronize();   /* delivers the assert's own line */
         if (e != cudaErrorNotReady)
             cuda_fail(e, "the kernel, while it ran (the error surfaced at cudaEventQuery)",
                       __FILE__, __LINE__);
@@ -284,6 +286,11 @@ static launch_result cuda_launch(const kernel *k, const instance *I, void **argp
         L.ms = ms;
     }
     return L;
+}
+
+static void cuda_sync(void)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
 }
 
 const device_ops device_cuda = {
@@ -303,4 +310,5 @@ const device_ops device_cuda = {
     .fill = cuda_fill,
     .constant_slot = cuda_constant_slot,
     .launch = cuda_launch,
+    .sync = cuda_sync,
 };

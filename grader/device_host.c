@@ -260,6 +260,12 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
     return L;
 }
 
+/* A host kernel prints with stdio: its output is there once flushed. */
+static void host_sync(void)
+{
+    fflush(NULL);
+}
+
 const device_ops device_host = {
     .name = "host",
     .probe = host_probe,
@@ -277,4 +283,5 @@ const device_ops device_host = {
     .fill = host_fill,
     .constant_slot = host_constant_slot,
     .launch = host_launch,
+    .sync = host_sync,
 };

@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "compile_jobs.h"
+#include "diagnose.h"
 #include "grade_internal.h"
+#include "kernel_output.h"
 #include "limits.h"
 #include "mechanism.h"
 #include "reference.h"
@@ -155,6 +157,8 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
 
     find_device(&g);
     compile_all(&g, c);
+    r->diags = diagnose_ptx(c[V_STUDENT].ptx);   /* for a hang's message and the hints */
+    kout_know_asserts(c[V_STUDENT].ptx);          /* a failed assert's reason, if CUDA is mute */
     load_all(&g, c);
     read_resources(&g, c);
     /* For the report's list of checks, holding or not, whatever comes next. */

@@ -90,6 +90,10 @@ typedef struct result {
     char message[1024];     /* what happened, for a person */
     char detail[4096];      /* compile log, first mismatches, CUDA error text */
     char failed_check[1024]; /* the `why` of the mechanism check that failed */
+    char printed[2048];     /* what the kernel printed in its first correctness launch,
+                               its first lines (kernel_output.h) */
+    long printed_lines, printed_bytes;   /* all of it: lines and bytes, shown or not */
+    unsigned diags;         /* patterns the course knows in the student's PTX (diagnose.h) */
     unsigned long long seed;
     int knobs[MAX_KNOBS];
 

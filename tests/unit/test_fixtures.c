@@ -19,6 +19,7 @@
 #include "compile.h"
 #include "fixture.h"
 #include "result.h"
+#include "shim_headers.h"
 #include "suites.h"
 
 static fixture all[FIXTURE_MAX];
@@ -197,8 +198,12 @@ static enum nvrtc_says nvrtc_alone(const char *path, const exercise *ex, const i
             snprintf(defs[k], sizeof defs[k], "-D%s=%d", ex->knobs[k].name, knobs[k]);
             opts[o++] = defs[k];
         }
+        /* And the grader's <cstdio> and <cassert> (shim_headers.h). */
+        const char *const *shim_src, *const *shim_names;
+        int nshim = shim_headers(&shim_src, &shim_names);
         nvrtcProgram prog;
-        if (!in || nvrtcCreateProgram(&prog, src, path, 0, NULL, NULL) != NVRTC_SUCCESS)
+        if (!in || nvrtcCreateProgram(&prog, src, path, nshim, shim_src, shim_names) !=
+                       NVRTC_SUCCESS)
             _exit(3);
         nvrtcResult r = nvrtcCompileProgram(prog, o, opts);
         _exit(r == NVRTC_SUCCESS ? 0 : r == NVRTC_ERROR_COMPILATION ? 1 : 3);

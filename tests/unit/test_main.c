@@ -39,6 +39,8 @@ static const struct {
     {.name = "compile_limits", .make = compile_limits_suite},
     {.name = "verdict", .make = verdict_suite},
     {.name = "compile_path", .make = compile_path_suite},
+    {.name = "printf", .make = printf_suite},
+    {.name = "hints", .make = hints_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
