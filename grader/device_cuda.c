@@ -128,6 +128,16 @@ static int cuda_load(const compiled *c, const char *name, kernel *k, char *log, 
     return 0;
 }
 
+/* The PTX alone, so the driver compiles it for this GPU as it loads. */
+static int cuda_load_ptx(const compiled *c, const char *ptx, const char *name, kernel *k,
+                         char *log, size_t len)
+{
+    compiled jit = *c;
+    jit.cubin = NULL;
+    jit.ptx = (char *)ptx;
+    return cuda_load(&jit, name, k, log, len);
+}
+
 static void cuda_unload(kernel *k)
 {
     if (k->lib)
@@ -291,6 +301,7 @@ const device_ops device_cuda = {
     .probe = cuda_probe,
     .compile = compile_files,
     .load = cuda_load,
+    .load_ptx = cuda_load_ptx,
     .unload = cuda_unload,
     .limits = cuda_limits,
     .resources = cuda_resources,

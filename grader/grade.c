@@ -182,10 +182,14 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
         r->copy_gbps = g.D->copy_gbps(&g.dev);
     }
     check_correctness(&g);
+    judge_data_path(&g, &c[V_STUDENT]);
 
-    char what[512];
-    int failed = first_failed_check(ex, &c[V_STUDENT], &r->res[V_STUDENT], knobs, what,
-                                    sizeof what);
+    /* The checks as judged, on the text and on the data path. */
+    int failed = -1;
+    for (int i = MAX_CHECKS - 1; i >= 0; i--)
+        if (r->checks[i].state == CS_FAILS)
+            failed = i;
+    const char *what = failed >= 0 ? r->checks[failed].what : "";
     enum speed s = SPEED_UNGRADED;
     if (!o->correctness_only)
         s = time_and_judge(&g);

@@ -1,0 +1,227 @@
+/* knockout_run.c: is each mechanism on the data path? One knock-out run per
+ * kind of mechanism the exercise's checks name (knockout.h), on the largest
+ * correctness size, after the correctness runs.
+ *
+ * Two input sets, A (the run's seed) and B (another seed), lie in one
+ * allocation with the same layout, B `half` bytes after A, so one constant
+ * moves any address of A to the same element of B. The rewritten kernel
+ * runs on A; only its mechanism reads B. Its output must then be B's
+ * expected output on all but 1% of the elements: a copy that never runs, or
+ * that carries a token element, leaves A's results (or a mix) behind. For an
+ * L2 prefetch, which carries no data, the prefetched lines of A are marked
+ * in B's half, and at least half of the input's lines must be. For the
+ * __constant__ table, the kernel runs on B's inputs with B's table in
+ * constant memory while the table's copy in global memory stays A's. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "grade_internal.h"
+#include "knockout.h"
+#include "verify.h"
+
+#define KNOCK_SEED_SALT 0x6b6e6f636bull   /* "knock": set B's seed */
+#define PREFETCH_MIN_PCT 50
+#define LINE 128
+
+typedef struct arena {
+    void *base;
+    size_t half;
+    dev_set d;          /* A's buffers; B's inputs at +half */
+} arena;
+
+static size_t round256(size_t x)
+{
+    return (x + 255) & ~(size_t)255;
+}
+
+static size_t bytes_of(const buffer *B)
+{
+    return B->count * elem_size(B->type);
+}
+
+/* Lay out I's buffers twice; upload A's inputs, and B's unless `b_inputs`
+ * is 0 (the prefetch marks start from zeros). */
+static void arena_make(const device_ops *D, arena *ar, const instance *A, const instance *B,
+                       int b_inputs)
+{
+    size_t off[MAX_BUFS];
+    memset(ar, 0, sizeof *ar);
+    for (int b = 0; b < A->nbufs; b++) {
+        off[b] = ar->half + GUARD_BYTES;
+        ar->half += round256(2 * GUARD_BYTES + bytes_of(&A->bufs[b]));
+    }
+    ar->base = D->alloc(2 * ar->half);
+    D->fill(ar->base, 0, 2 * ar->half);
+    for (int b = 0; b < A->nbufs; b++) {
+        dev_array *a = &ar->d.a[b];
+        a->ptr = (char *)ar->base + off[b];
+        a->base = (char *)a->ptr - GUARD_BYTES;
+        a->bytes = bytes_of(&A->bufs[b]);
+        if (A->bufs[b].is_output)
+            continue;
+        D->upload(a->ptr, A->bufs[b].host, a->bytes);
+        if (b_inputs)
+            D->upload((char *)a->ptr + ar->half, B->bufs[b].host, a->bytes);
+    }
+}
+
+/* Same buffers, same scalars, same launch: one delta fits, one launch
+ * serves both sets. */
+static int same_shape(const instance *A, const instance *B)
+{
+    if (A->nbufs != B->nbufs || A->nargs != B->nargs || A->dyn_smem != B->dyn_smem ||
+        memcmp(A->grid, B->grid, sizeof A->grid) || memcmp(A->block, B->block, sizeof A->block))
+        return 0;
+    for (int b = 0; b < A->nbufs; b++)
+        if (A->bufs[b].count != B->bufs[b].count || A->bufs[b].type != B->bufs[b].type)
+            return 0;
+    for (int a = 0; a < A->nargs; a++)
+        if (A->args[a].kind != B->args[a].kind || A->args[a].i != B->args[a].i ||
+            A->args[a].f != B->args[a].f || A->args[a].d != B->args[a].d)
+            return 0;
+    return 1;
+}
+
+/* Percent of the inputs' 128-byte lines with a prefetch mark in B's half. */
+static int marked_pct(const device_ops *D, const arena *ar, const instance *A)
+{
+    static unsigned char line[LINE];
+    size_t lines = 0, marked = 0;
+    for (int b = 0; b < A->nbufs; b++) {
+        if (A->bufs[b].is_output)
+            continue;
+        const char *at = (const char *)ar->d.a[b].ptr + ar->half;
+        for (size_t o = 0; o < ar->d.a[b].bytes; o += LINE, lines++) {
+            size_t n = ar->d.a[b].bytes - o < LINE ? ar->d.a[b].bytes - o : LINE;
+            D->download(line, at + o, n);
+            for (size_t i = 0; i < n; i++)
+                if (line[i]) {
+                    marked++;
+                    break;
+                }
+        }
+    }
+    return lines ? (int)(100 * marked / lines) : 0;
+}
+
+/* The table's copies in global memory keep A's values; every other input
+ * is B's. */
+static void const_args(dev_set *d, const arena *ar, const instance *A)
+{
+    *d = ar->d;
+    for (int b = 0; b < A->nbufs; b++) {
+        int is_table = 0;
+        for (int c = 0; c < A->nconsts; c++)
+            is_table |= A->consts[c].bytes == bytes_of(&A->bufs[b]) &&
+                        !memcmp(A->consts[c].data, A->bufs[b].host, A->consts[c].bytes);
+        if (!A->bufs[b].is_output && !is_table)
+            d->a[b].ptr = (char *)d->a[b].ptr + ar->half;
+    }
+}
+
+/* Load the rewritten kernel in the student's place. 0, or -1 with `clause`
+ * saying why the check could not be made. */
+static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const arena *ar,
+                        kernel *kk, char *clause, size_t len)
+{
+    knock_layout L = {.delta = (long long)ar->half, .lo = (unsigned long long)(size_t)ar->base,
+                      .hi = (unsigned long long)(size_t)ar->base + ar->half};
+    int found;
+    char *ptx = knockout_ptx(c->ptx, k, &L, &found);
+    if (!ptx) {
+        snprintf(clause, len, "nothing in its PTX reads device memory through %s",
+                 knock_name(k));
+        return -1;
+    }
+    static char log[4096];
+    int o = g->D->load_ptx(c, ptx, variant_kernel(g->ex, V_STUDENT), kk, log, sizeof log);
+    free(ptx);
+    if (o) {
+        snprintf(clause, len, "the grader could not load its test copy of your kernel "
+                 "(%.*s); please report this", (int)strcspn(log, "\n"), log);
+        return -1;
+    }
+    return 0;
+}
+
+/* One knock-out run of kind k. Returns the state; `clause` says what it
+ * showed, to follow the check's own finding. */
+static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_kind k,
+                                   char *clause, size_t len)
+{
+    size_t size = 0;
+    for (int s = 0; s < MAX_SIZES && g->ex->check_sizes[s]; s++)
+        size = g->ex->check_sizes[s];
+    instance A, B;
+    build_instance(g, &A, size, g->r->seed);
+    build_instance(g, &B, size, g->r->seed ^ KNOCK_SEED_SALT);
+    enum check_state st = CS_UNKNOWN;
+    snprintf(clause, len, "whether it carries the data could not be judged: a second input "
+             "set differs in shape");
+    if (same_shape(&A, &B)) {
+        arena ar;
+        kernel kk, own = g->k[V_STUDENT];
+        dev_set d;
+        arena_make(g->D, &ar, &A, &B, k != KNOCK_PREFETCH);
+        set_stage("running the knock-out copy of student for %s", knock_name(k));
+        if (k == KNOCK_CONST) {
+            const_args(&d, &ar, &A);
+            run_launch(g, V_STUDENT, &B, &d, 0);
+            st = CS_HOLDS;
+        } else if (load_knocked(g, c, k, &ar, &kk, clause, len) == 0) {
+            g->k[V_STUDENT] = kk;
+            run_launch(g, V_STUDENT, &A, &ar.d, 0);
+            g->k[V_STUDENT] = own;
+            g->D->unload(&kk);
+            d = ar.d;
+            st = CS_HOLDS;
+        } else {
+            st = CS_FAILS;
+        }
+        if (st == CS_HOLDS && k == KNOCK_PREFETCH) {
+            int pct = marked_pct(g->D, &ar, &A);
+            st = pct >= PREFETCH_MIN_PCT ? CS_HOLDS : CS_FAILS;
+            snprintf(clause, len, st == CS_HOLDS ? "its prefetches cover %d%% of the input's "
+                     "128-byte lines" : "its prefetches ran for only %d%% of the input's "
+                     "128-byte lines (at least %d%%): a prefetch that is never taken, or for "
+                     "a few elements, hides nothing", pct, PREFETCH_MIN_PCT);
+        } else if (st == CS_HOLDS) {
+            mismatch_report rep;
+            dev_set_download(g->D, &d, &B);
+            size_t wrong = verify_outputs(&B, g->ex->rtol, g->ex->atol, &rep);
+            st = wrong * 100 <= rep.checked ? CS_HOLDS : CS_FAILS;
+            snprintf(clause, len, st == CS_HOLDS ? "the results come through %s: fed other "
+                     "inputs, they gave those inputs' results (%zu of %zu)" : "the results "
+                     "do not come through %s: fed other inputs, they changed only %zu of "
+                     "%zu results to those inputs' results", knock_name(k),
+                     rep.checked - wrong, rep.checked);
+        }
+        g->D->release(ar.base);
+    }
+    instance_free(&A);
+    instance_free(&B);
+    return st;
+}
+
+void judge_data_path(grade_ctx *g, const compiled *c)
+{
+    enum check_state done[KNOCK_CONST + 1] = {0};
+    char clause[KNOCK_CONST + 1][200];
+    for (int i = 0; i < MAX_CHECKS && g->ex->checks[i].kind != CHECK_NONE; i++) {
+        enum knock_kind k = g->ex->checks[i].knock;
+        check_result *cr = &g->r->checks[i];
+        if (k == KNOCK_NONE || cr->state != CS_HOLDS)
+            continue;
+        if (done[k] == CS_NOT_EVALUATED)
+            done[k] = knock_once(g, c, k, clause[k], sizeof clause[k]);
+        /* The check's own finding (the text, the size), then the run's. */
+        char found[sizeof cr->what];
+        snprintf(found, sizeof found, "%.*s", (int)strcspn(cr->what, "("), cr->what);
+        size_t n = strlen(found);
+        while (n && found[n - 1] == ' ')
+            found[--n] = 0;
+        snprintf(cr->what, sizeof cr->what, "%s%s %s", found,
+                 done[k] == CS_HOLDS ? ";" : ", but", clause[k]);
+        cr->state = done[k];
+    }
+}
