@@ -110,8 +110,16 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
         resources *res = &r->res[V_STUDENT];
         *res = c.res;
         res->smem_dynamic = (int)I.dyn_smem;
-        if (fill_occupancy(&I, &dev, res, r) == 0)
-            say_checks(ex, r, evaluate_checks(ex, &c, res, knobs, r->checks));
+        if (fill_occupancy(&I, &dev, res, r) == 0) {
+            int failed = evaluate_checks(ex, &c, res, knobs, r->checks);
+            /* The data-path half of a check is a run (knockout.h). */
+            for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+                if (ex->checks[i].knock != KNOCK_NONE && r->checks[i].state == CS_HOLDS)
+                    snprintf(r->checks[i].what + strlen(r->checks[i].what),
+                             sizeof r->checks[i].what - strlen(r->checks[i].what),
+                             " (whether it carries the data needs a GPU: not judged)");
+            say_checks(ex, r, failed);
+        }
     }
     compiled_free(&c);
     instance_free(&I);
