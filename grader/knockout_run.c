@@ -129,8 +129,8 @@ static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, cons
     int found;
     char *ptx = knockout_ptx(c->ptx, k, &L, &found);
     if (!ptx) {
-        snprintf(clause, len, "nothing in its PTX reads device memory through %s",
-                 knock_name(k));
+        snprintf(clause, len, "no instruction in its PTX moves data from device memory "
+                 "through %s", knock_name(k));
         return -1;
     }
     static char log[4096];
@@ -191,9 +191,9 @@ static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_k
             size_t wrong = verify_outputs(&B, g->ex->rtol, g->ex->atol, &rep);
             st = wrong * 100 <= rep.checked ? CS_HOLDS : CS_FAILS;
             snprintf(clause, len, st == CS_HOLDS ? "the results come through %s: fed other "
-                     "inputs, they gave those inputs' results (%zu of %zu)" : "the results "
-                     "do not come through %s: fed other inputs, they changed only %zu of "
-                     "%zu results to those inputs' results", knock_name(k),
+                     "inputs only that way, the kernel returned their results (%zu of %zu)"
+                     : "the results do not come through %s: fed other inputs only that way, "
+                     "the kernel returned their results on %zu of %zu outputs", knock_name(k),
                      rep.checked - wrong, rep.checked);
         }
         g->D->release(ar.base);
@@ -206,7 +206,7 @@ static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_k
 void judge_data_path(grade_ctx *g, const compiled *c)
 {
     enum check_state done[KNOCK_CONST + 1] = {0};
-    char clause[KNOCK_CONST + 1][200];
+    char clause[KNOCK_CONST + 1][sizeof g->r->checks[0].what];
     for (int i = 0; i < MAX_CHECKS && g->ex->checks[i].kind != CHECK_NONE; i++) {
         enum knock_kind k = g->ex->checks[i].knock;
         check_result *cr = &g->r->checks[i];
