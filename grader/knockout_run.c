@@ -6,10 +6,10 @@
  * allocation with the same layout, B `half` bytes after A, so one constant
  * moves any address of A to the same element of B. The rewritten kernel
  * runs on A; only its mechanism reads B. Its output must then be B's
- * expected output on all but 1% of the elements: a copy that never runs, or
+ * expected output on at least 90% of the elements: a copy that never runs, or
  * that carries a token element, leaves A's results (or a mix) behind. For an
  * L2 prefetch, which carries no data, the prefetched lines of A are marked
- * in B's half, and at least half of the input's lines must be. For the
+ * in B's half, and at least a fifth of the input's lines must be. For the
  * __constant__ table, the kernel runs on B's inputs with B's table in
  * constant memory while the table's copy in global memory stays A's. */
 #include <stdio.h>
@@ -20,7 +20,13 @@
 #include "verify.h"
 
 #define KNOCK_SEED_SALT 0x6b6e6f636bull   /* "knock": set B's seed */
-#define PREFETCH_MIN_PCT 50
+/* A dead or token mechanism scores near 0 on both; a real one 100 (data)
+ * or 1 - distance/iterations (prefetch: the first lines of each thread's
+ * run are loaded before any prefetch reaches them; lesson 11b's largest
+ * distance at the stress size still covers 27%). The data rule leaves room
+ * for a few outputs with a tail loaded otherwise (lesson 4's last block). */
+#define PREFETCH_MIN_PCT 20
+#define DATA_MIN_PCT 90
 #define LINE 128
 
 typedef struct arena {
@@ -144,8 +150,61 @@ static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, cons
     return 0;
 }
 
-/* One knock-out run of kind k. Returns the state; `clause` says what it
- * showed, to follow the check's own finding. */
+/* Launch the knock-out of kind k on the arena: the student's kernel on B's
+ * inputs with A's table copies (KNOCK_CONST), else the rewritten kernel on
+ * A. `d` gets the buffers the outputs are in. 0, or -1 with `clause`
+ * saying why it could not run. */
+static int run_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const arena *ar,
+                       const instance *A, const instance *B, dev_set *d, char *clause,
+                       size_t len)
+{
+    kernel kk, own = g->k[V_STUDENT];
+    set_stage("running a copy of student whose %s read other inputs", knock_name(k));
+    if (k == KNOCK_CONST) {
+        const_args(d, ar, A);
+        run_launch(g, V_STUDENT, B, d, 0);
+        return 0;
+    }
+    if (load_knocked(g, c, k, ar, &kk, clause, len) < 0)
+        return -1;
+    g->k[V_STUDENT] = kk;
+    *d = ar->d;
+    run_launch(g, V_STUDENT, A, d, 0);
+    g->k[V_STUDENT] = own;
+    g->D->unload(&kk);
+    return 0;
+}
+
+static enum check_state judge_prefetch(grade_ctx *g, const arena *ar, const instance *A,
+                                       char *clause, size_t len)
+{
+    int pct = marked_pct(g->D, ar, A);
+    enum check_state st = pct >= PREFETCH_MIN_PCT ? CS_HOLDS : CS_FAILS;
+    snprintf(clause, len, st == CS_HOLDS ? "its prefetches cover %d%% of the input's 128-byte "
+             "lines" : "its prefetches ran for only %d%% of the input's 128-byte lines (at "
+             "least %d%%): a prefetch that is never taken, or for a few elements, hides "
+             "nothing", pct, PREFETCH_MIN_PCT);
+    return st;
+}
+
+static enum check_state judge_outputs(grade_ctx *g, enum knock_kind k, const dev_set *d,
+                                      instance *B, char *clause, size_t len)
+{
+    mismatch_report rep;
+    dev_set_download(g->D, d, B);
+    size_t wrong = verify_outputs(B, g->ex->rtol, g->ex->atol, &rep);
+    size_t right = rep.checked - wrong;
+    enum check_state st = right * 100 >= DATA_MIN_PCT * rep.checked ? CS_HOLDS : CS_FAILS;
+    snprintf(clause, len, st == CS_HOLDS ? "the results come through %s: fed other inputs "
+             "only that way, the kernel returned their results (%zu of %zu)" : "the results "
+             "do not come through %s: fed other inputs only that way, the kernel returned "
+             "their results on %zu of %zu outputs", knock_name(k), right, rep.checked);
+    return st;
+}
+
+/* One knock-out run of kind k, on the largest correctness size. Returns
+ * the state; `clause` says what it showed, to follow the check's own
+ * finding. */
 static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_kind k,
                                    char *clause, size_t len)
 {
@@ -160,42 +219,14 @@ static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_k
              "set differs in shape");
     if (same_shape(&A, &B)) {
         arena ar;
-        kernel kk, own = g->k[V_STUDENT];
         dev_set d;
         arena_make(g->D, &ar, &A, &B, k != KNOCK_PREFETCH);
-        set_stage("running the knock-out copy of student for %s", knock_name(k));
-        if (k == KNOCK_CONST) {
-            const_args(&d, &ar, &A);
-            run_launch(g, V_STUDENT, &B, &d, 0);
-            st = CS_HOLDS;
-        } else if (load_knocked(g, c, k, &ar, &kk, clause, len) == 0) {
-            g->k[V_STUDENT] = kk;
-            run_launch(g, V_STUDENT, &A, &ar.d, 0);
-            g->k[V_STUDENT] = own;
-            g->D->unload(&kk);
-            d = ar.d;
-            st = CS_HOLDS;
-        } else {
+        if (run_knocked(g, c, k, &ar, &A, &B, &d, clause, len) < 0)
             st = CS_FAILS;
-        }
-        if (st == CS_HOLDS && k == KNOCK_PREFETCH) {
-            int pct = marked_pct(g->D, &ar, &A);
-            st = pct >= PREFETCH_MIN_PCT ? CS_HOLDS : CS_FAILS;
-            snprintf(clause, len, st == CS_HOLDS ? "its prefetches cover %d%% of the input's "
-                     "128-byte lines" : "its prefetches ran for only %d%% of the input's "
-                     "128-byte lines (at least %d%%): a prefetch that is never taken, or for "
-                     "a few elements, hides nothing", pct, PREFETCH_MIN_PCT);
-        } else if (st == CS_HOLDS) {
-            mismatch_report rep;
-            dev_set_download(g->D, &d, &B);
-            size_t wrong = verify_outputs(&B, g->ex->rtol, g->ex->atol, &rep);
-            st = wrong * 100 <= rep.checked ? CS_HOLDS : CS_FAILS;
-            snprintf(clause, len, st == CS_HOLDS ? "the results come through %s: fed other "
-                     "inputs only that way, the kernel returned their results (%zu of %zu)"
-                     : "the results do not come through %s: fed other inputs only that way, "
-                     "the kernel returned their results on %zu of %zu outputs", knock_name(k),
-                     rep.checked - wrong, rep.checked);
-        }
+        else if (k == KNOCK_PREFETCH)
+            st = judge_prefetch(g, &ar, &A, clause, len);
+        else
+            st = judge_outputs(g, k, &d, &B, clause, len);
         g->D->release(ar.base);
     }
     instance_free(&A);
