@@ -37,11 +37,15 @@ static int redirected_operand(enum knock_kind k, const char *op)
 static void emit_prefetch_mark(sbuf *b, const insn *in, const knock_layout *L, int *next)
 {
     char reg[KO_OP_LEN], rest[KO_OP_LEN];
-    int a = (*next)++;
+    int a = (*next)++, lo = (*next)++, hi = (*next)++;
     split_address(in->ops[0], reg, rest);
     sb_add(b, "\tadd.s64 %%koa%d, %s, %s;\n", a, reg, rest[0] == '+' ? rest + 1 : "0");
-    sb_add(b, "\tsetp.ge.u64 %%kop%d, %%koa%d, %llu;\n", a, a, L->lo);
-    sb_add(b, "\tsetp.lt.and.u64 %%kop%d, %%koa%d, %llu, %%kop%d;\n", a, a, L->hi, a);
+    /* The bounds are allocation (generic) addresses; the prefetch's is in
+     * the global space. */
+    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", lo, L->lo);
+    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", hi, L->hi);
+    sb_add(b, "\tsetp.ge.u64 %%kop%d, %%koa%d, %%koa%d;\n", a, a, lo);
+    sb_add(b, "\tsetp.lt.and.u64 %%kop%d, %%koa%d, %%koa%d, %%kop%d;\n", a, a, hi, a);
     if (in->pred[0])
         sb_add(b, "\tand.pred %%kop%d, %%kop%d, %s;\n", a, a, in->pred + 1);
     sb_add(b, "\tadd.s64 %%koa%d, %%koa%d, %lld;\n", a, a, L->delta);

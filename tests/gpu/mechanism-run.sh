@@ -52,8 +52,10 @@ PY
 
 for L in "${LESSONS[@]}"; do
     [ "$(left)" -gt 30 ] || break
+    t0=$(date +%s.%N)
     timeout $(( $(left) > 200 ? 200 : $(left) )) build/grader check "lesson$L" --solutions \
         --json "$R/sol-$L.json" >"$R/sol-$L.txt" 2>&1
+    echo "lesson$L $(echo "$(date +%s.%N) - $t0" | bc)" >>"$R/times.txt"
     record solution PASS "$R/sol-$L.json"
 done
 for L in "${LESSONS[@]}"; do
@@ -94,11 +96,16 @@ for g, les, ex, want, got, checks, msg in rows:
     bad += not ok
     print(f"{g:22} {les:>6} {ex:16} {w:10} {got:10} {'yes' if ok else 'NO'}")
 print(f"\n{len(rows)} rows, {bad} not as expected")
-print("\nmechanism findings (solutions and gaming kernels):")
+print("\nmechanism findings (solutions and gaming kernels), and the message of each row not as expected:")
 for g, les, ex, want, got, checks, msg in rows:
     if g != "stub":
         print(f"  {g} lesson{les} {ex}: {checks[:400]}")
+    if g == "stub" or not want.startswith(got):
+        print(f"    message: {msg[:300]}")
 PY
+echo
+echo "wall time of grading each lesson's solutions (s), knock-out runs included:"
+sed 's/^/  /' "$R/times.txt" 2>/dev/null
 }
 summarize >"$R/summary.txt" 2>&1
 cp "$R/summary.txt" "$OUT/summary.txt"

@@ -244,6 +244,8 @@ START_TEST(prefetch_marks_under_its_predicate)
     ck_assert_int_eq(found, 1);
     ck_assert_ptr_nonnull(strstr(out, "@!%p1 prefetch.global.L2 [%rd4+256];"));
     ck_assert_ptr_nonnull(strstr(out, "add.s64 %koa0, %rd4, 256;"));
+    ck_assert_ptr_nonnull(strstr(out, "cvta.to.global.u64 %koa1, 65536;"));
+    ck_assert_ptr_nonnull(strstr(out, "setp.lt.and.u64 %kop0, %koa0, %koa2, %kop0;"));
     ck_assert_ptr_nonnull(strstr(out, "and.pred %kop0, %kop0, !%p1;"));
     ck_assert_ptr_nonnull(strstr(out, "@%kop0 st.global.u8 [%koa0], %koh0;"));
     free(out);
