@@ -55,7 +55,8 @@ for L in "${LESSONS[@]}"; do
     t0=$(date +%s.%N)
     timeout $(( $(left) > 200 ? 200 : $(left) )) build/grader check "lesson$L" --solutions \
         --json "$R/sol-$L.json" >"$R/sol-$L.txt" 2>&1
-    echo "lesson$L $(echo "$(date +%s.%N) - $t0" | bc)" >>"$R/times.txt"
+    awk -v L="$L" -v a="$(date +%s.%N)" -v b="$t0" 'BEGIN { printf "lesson%s %.1f\n", L, a - b }' \
+        >>"$R/times.txt"
     record solution PASS "$R/sol-$L.json"
 done
 for L in "${LESSONS[@]}"; do
