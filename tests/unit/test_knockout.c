@@ -51,9 +51,46 @@ static int assemble(const char *ptx, char *log, size_t len)
     return st;
 }
 
+/* Instruction lines of the PTX that start with `op` and contain `also`:
+ * what the rewrite must find, counted without it. */
+static int count_lines(const char *ptx, const char *op, const char *also)
+{
+    int n = 0;
+    for (const char *p = ptx; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        const char *q = p + strspn(p, " \t");
+        if (*q == '@')
+            q += strcspn(q, " \t"), q += strspn(q, " \t");
+        size_t len = strcspn(q, "\n");
+        char line[512];
+        snprintf(line, sizeof line, "%.*s", (int)len, q);
+        n += !strncmp(line, op, strlen(op)) && strstr(line, also);
+    }
+    return n;
+}
+
+/* How many instructions the rewrite of kind k must knock in `ptx`; -1 when
+ * only a bound is known (KNOCK_SHARED: at most every copy and store). */
+static int expected_knocks(const char *ptx, enum knock_kind k, int *at_most)
+{
+    *at_most = 0;
+    switch (k) {
+    case KNOCK_ASYNC:
+        return count_lines(ptx, "cp.async.ca.shared", "") +
+               count_lines(ptx, "cp.async.cg.shared", "");
+    case KNOCK_BULK: return count_lines(ptx, "cp.async.bulk.shared", ".global");
+    case KNOCK_VECTOR: return count_lines(ptx, "ld.global", ".v4.");
+    case KNOCK_PREFETCH: return count_lines(ptx, "prefetch.global.L2", "");
+    default:
+        *at_most = count_lines(ptx, "st.shared", "") + count_lines(ptx, "cp.async.", "");
+        return -1;
+    }
+}
+
 /* Rewrite c's PTX for every knock-out kind of ex's checks: each must find
- * the mechanism and assemble. */
-static void rewrite_all_kinds(const exercise *ex, const compiled *c, const char *who)
+ * every instruction of the mechanism (`exactly`: that many, 0 to count them)
+ * and assemble. */
+static void rewrite_all_kinds(const exercise *ex, const compiled *c, const char *who,
+                              int exactly)
 {
     static char log[8192];
     for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++) {
@@ -64,6 +101,14 @@ static void rewrite_all_kinds(const exercise *ex, const compiled *c, const char 
         char *ptx = knockout_ptx(c->ptx, k, &LAYOUT, &found);
         ck_assert_msg(ptx && found > 0, "%s: the rewrite for %s found nothing to knock out",
                       who, knock_name(k));
+        int at_most, want = exactly ? exactly : expected_knocks(c->ptx, k, &at_most);
+        if (want >= 0)
+            ck_assert_msg(found == want, "%s: the rewrite for %s knocked %d instructions, "
+                          "not %d", who, knock_name(k), found, want);
+        else
+            ck_assert_msg(found <= at_most, "%s: the rewrite for %s knocked %d instructions, "
+                          "more than the %d copies and stores", who, knock_name(k), found,
+                          at_most);
         ck_assert_msg(assemble(ptx, log, sizeof log) == 0, "%s: the rewrite for %s does not "
                       "assemble:\n%.3000s", who, knock_name(k), log);
         free(ptx);
@@ -124,7 +169,7 @@ START_TEST(solution_rewrites_and_assembles)
     snprintf(path, sizeof path, "solutions/%s", ex->reference ? ex->reference : ex->file);
     snprintf(who, sizeof who, "lesson%d/%s's solution", ex->lesson, ex->name);
     compile_default(ex, path, &c);
-    rewrite_all_kinds(ex, &c, who);
+    rewrite_all_kinds(ex, &c, who, 0);
     compiled_free(&c);
 }
 END_TEST
@@ -178,7 +223,9 @@ START_TEST(gaming_kernel_passes_text_checks_and_rewrites)
     int failed = first_failed_check(ex, &c, &res, knobs, what, sizeof what);
     ck_assert_msg(failed < 0, "%s fails check %d on its text (%s): it games nothing", f->id,
                   failed, what);
-    rewrite_all_kinds(ex, &c, f->id);
+    /* Each holds its mechanism once, in the branch never taken (or for its
+     * token element). */
+    rewrite_all_kinds(ex, &c, f->id, 1);
     compiled_free(&c);
 }
 END_TEST
