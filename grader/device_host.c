@@ -135,9 +135,10 @@ static struct knocked_kernel {
     long long delta;
 } knocked[HOST_MAX_MODULES];
 
-static int host_load_ptx(const compiled *c, const char *ptx, const char *name, kernel *k,
-                         char *log, size_t len)
+static int host_load_ptx(const compiled *c, const char *ptx, int max_regs, const char *name,
+                         kernel *k, char *log, size_t len)
 {
+    (void)max_regs;
     int o = host_load(c, name, k, log, len), i, kind;
     if (o)
         return o;

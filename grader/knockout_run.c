@@ -128,7 +128,7 @@ static void const_args(dev_set *d, const arena *ar, const instance *A)
 /* Load the rewritten kernel in the student's place. 0, or -1 with `clause`
  * saying why the check could not be made. */
 static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const arena *ar,
-                        kernel *kk, char *clause, size_t len)
+                        const instance *A, kernel *kk, char *clause, size_t len)
 {
     knock_layout L = {.delta = (long long)ar->half, .lo = (unsigned long long)(size_t)ar->base,
                       .hi = (unsigned long long)(size_t)ar->base + ar->half};
@@ -139,8 +139,15 @@ static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, cons
                  "through %s", knock_name(k));
         return -1;
     }
+    /* The copy's extra loads take registers: cap them at what one block of
+     * the launch may have, so it launches wherever the kernel itself does. */
     static char log[4096];
-    int o = g->D->load_ptx(c, ptx, variant_kernel(g->ex, V_STUDENT), kk, log, sizeof log);
+    unsigned threads = A->block[0] * A->block[1] * A->block[2];
+    int budget = (g->dev.regs_per_sm > 0 ? g->dev.regs_per_sm : 65536) /
+                 (int)(((threads + 31) / 32) * 32);
+    budget = budget / 8 * 8 > 255 ? 255 : budget / 8 * 8;
+    int o = g->D->load_ptx(c, ptx, budget, variant_kernel(g->ex, V_STUDENT), kk, log,
+                           sizeof log);
     free(ptx);
     if (o) {
         snprintf(clause, len, "the grader could not load its test copy of your kernel "
@@ -165,7 +172,7 @@ static int run_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const
         run_launch(g, V_STUDENT, B, d, 0);
         return 0;
     }
-    if (load_knocked(g, c, k, ar, &kk, clause, len) < 0)
+    if (load_knocked(g, c, k, ar, A, &kk, clause, len) < 0)
         return -1;
     g->k[V_STUDENT] = kk;
     *d = ar->d;
