@@ -102,7 +102,8 @@ enum bar_kind {
 };
 
 /* Mechanism checks: why a kernel is (or is not) fast, read from the compiler
- * without running anything, so they also run in CI. */
+ * without running anything, so they also run in CI; on a GPU, a check with a
+ * knock_kind (below) must also carry the data. */
 enum check_kind {
     CHECK_NONE = 0,
     CHECK_PTX_HAS,          /* PTX contains `text` (e.g. "cp.async") */
@@ -116,8 +117,9 @@ enum check_kind {
 /* How a check is shown to be on the data path, on a GPU (knockout.h): a
  * rewritten copy of the kernel in which only this mechanism reads a second
  * input set must return that set's results (KNOCK_PREFETCH: must prefetch
- * most of the input's lines). A never-taken branch, an unused buffer or a
- * token element then fails the check. KNOCK_NONE: the text or size alone. */
+ * a fifth of the input's lines or more). A never-taken branch, an unused
+ * buffer or a token element then fails the check. KNOCK_NONE: the text or
+ * size alone. */
 enum knock_kind {
     KNOCK_NONE = 0,
     KNOCK_ASYNC,            /* cp.async.ca / .cg copies */
