@@ -126,7 +126,8 @@ static void const_args(dev_set *d, const arena *ar, const instance *A)
 }
 
 /* Load the rewritten kernel in the student's place. 0, or -1 with `clause`
- * saying why the check could not be made. */
+ * saying that nothing in the PTX is the mechanism; a copy that does not
+ * load ends the child (INTERNAL). */
 static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const arena *ar,
                         const instance *A, kernel *kk, char *clause, size_t len)
 {
@@ -149,11 +150,13 @@ static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, cons
     int o = g->D->load_ptx(c, ptx, budget, variant_kernel(g->ex, V_STUDENT), kk, log,
                            sizeof log);
     free(ptx);
-    if (o) {
-        snprintf(clause, len, "the grader could not load its test copy of your kernel "
-                 "(%.*s); please report this", (int)strcspn(log, "\n"), log);
-        return -1;
-    }
+    /* Not the student's fault, and not a pass: the mechanism cannot be
+     * judged, so neither can the exercise. */
+    if (o)
+        child_fail(OUT_INTERNAL, log, "Your kernel is correct, but the grader could not load "
+                   "the copy of it that checks whether the results come through %s (%.*s). This "
+                   "is a bug in the grader, not in your kernel; please report it.", knock_name(k),
+                   (int)strcspn(log, "\n"), log);
     return 0;
 }
 
