@@ -88,23 +88,29 @@ static int same_shape(const instance *A, const instance *B)
     return 1;
 }
 
-/* Percent of the inputs' 128-byte lines with a prefetch mark in B's half. */
+/* Percent of the inputs' 128-byte lines with a prefetch mark in B's half,
+ * read in pieces of CHUNK bytes (an input may be hundreds of MiB). */
+#define CHUNK ((size_t)8 << 20)
 static int marked_pct(const device_ops *D, const arena *ar, const instance *A)
 {
-    static unsigned char line[LINE];
+    static unsigned char *got;
+    if (!got && !(got = malloc(CHUNK)))
+        abort();
     size_t lines = 0, marked = 0;
     for (int b = 0; b < A->nbufs; b++) {
         if (A->bufs[b].is_output)
             continue;
         const char *at = (const char *)ar->d.a[b].ptr + ar->half;
-        for (size_t o = 0; o < ar->d.a[b].bytes; o += LINE, lines++) {
-            size_t n = ar->d.a[b].bytes - o < LINE ? ar->d.a[b].bytes - o : LINE;
-            D->download(line, at + o, n);
-            for (size_t i = 0; i < n; i++)
-                if (line[i]) {
-                    marked++;
-                    break;
-                }
+        size_t bytes = ar->d.a[b].bytes;
+        for (size_t off = 0; off < bytes; off += CHUNK) {
+            size_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
+            D->download(got, at + off, n);
+            for (size_t l = 0; l < n; l += LINE, lines++) {
+                size_t end = l + LINE < n ? l + LINE : n, i = l;
+                while (i < end && !got[i])
+                    i++;
+                marked += i < end;
+            }
         }
     }
     return lines ? (int)(100 * marked / lines) : 0;
