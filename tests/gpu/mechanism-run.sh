@@ -27,7 +27,8 @@ LESSONS=(2 3 4 6 8 9 10 11 12 13)
 left() { echo $((BUDGET - ($(date +%s) - START))); }
 
 make -j"$(nproc)" build/grader >"$R/build.log" 2>&1 || { tail -20 "$R/build.log"; exit 1; }
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$R/gpu.txt" 2>&1
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader >"$R/gpu.txt" 2>&1 ||
+    echo "no GPU (nvidia-smi failed): every row below is a no-GPU check" >"$R/gpu.txt"
 
 # rows: group lesson exercise expected got checks message
 ROWS=$R/rows.tsv
@@ -86,7 +87,7 @@ import sys, datetime
 rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[1]) if l.strip()]
 print(f"MECHANISM RUN on {sys.argv[2]}, {datetime.date.today()}")
 bad = 0
-print(f"{'group':22} {'lesson':>6} {'exercise':16} {'expected':10} {'got':10} ok")
+print(f"{'group':27} {'lesson':>6} {'exercise':16} {'expected':10} {'got':10} ok")
 rows = [(r + [""] * 7)[:7] for r in rows]
 for g, les, ex, want, got, checks, msg in rows:
     w, _, m = want.partition("|")
@@ -95,12 +96,14 @@ for g, les, ex, want, got, checks, msg in rows:
     else:
         ok = got == w and (not m or m in msg)
     bad += not ok
-    print(f"{g:22} {les:>6} {ex:16} {w:10} {got:10} {'yes' if ok else 'NO'}")
+    print(f"{g:27} {les:>6} {ex:16} {w:10} {got:10} {'yes' if ok else 'NO'}")
 print(f"\n{len(rows)} rows, {bad} not as expected")
-print("\nmechanism findings (solutions and gaming kernels), and the message of each row not as expected:")
+print("\nwhat each row found: the checks (solutions, gaming kernels), the message (stubs, and")
+print("every row not as expected):")
 for g, les, ex, want, got, checks, msg in rows:
+    print(f"  {g} lesson{les} {ex} [{got}]")
     if g != "stub":
-        print(f"  {g} lesson{les} {ex}: {checks[:400]}")
+        print(f"    checks: {checks[:500]}")
     if g == "stub" or not want.startswith(got):
         print(f"    message: {msg[:300]}")
 PY
