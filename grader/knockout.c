@@ -17,7 +17,7 @@ static int is_bulk_copy(const char *op)
 
 static int is_vector_load(const char *op)
 {
-    return starts(op, "ld.global") && strstr(op, ".v4.");
+    return is_global_load(op) && strstr(op, ".v4.");
 }
 
 /* Which operand of op is a global source address to move, or -1. */
@@ -68,7 +68,7 @@ static int rewrite_line(sbuf *b, const char *line, enum knock_kind k, const knoc
         emit_insn(b, &in);
         return 1;
     }
-    if (k == KNOCK_SHARED && is && starts(in.op, "st.shared")) {
+    if (k == KNOCK_SHARED && is && is_shared_store(in.op)) {
         staged_store(b, &in, s);
         return 0;
     }

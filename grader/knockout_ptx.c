@@ -112,6 +112,16 @@ int parse_reg_decl(const char *line, char *type, char *prefix, int *count)
     return 1;
 }
 
+int is_global_load(const char *op)
+{
+    return starts(op, "ld.") && strstr(op, ".global") != NULL;
+}
+
+int is_shared_store(const char *op)
+{
+    return starts(op, "st.") && strstr(op, ".shared") != NULL;
+}
+
 int writes_operand0(const char *op)
 {
     static const char *const not_a_def[] = {"st.", "cp.", "prefetch", "bar", "membar",

@@ -42,6 +42,11 @@ int split_address(const char *a, char *reg, char *rest);
 /* "\t.reg .f32 \t%f<111>;" -> type "f32", prefix "%f", count 111. 0 when
  * the line is no such declaration. */
 int parse_reg_decl(const char *line, char *type, char *prefix, int *count);
+/* A load from device memory ("ld.global...", "ld.volatile.global...",
+ * "ld.relaxed.gpu.global..."), a store to shared memory ("st.shared...",
+ * "st.volatile.shared..."). */
+int is_global_load(const char *op);
+int is_shared_store(const char *op);
 /* Does the instruction write its first operand? (st, cp, bar, ... do not) */
 int writes_operand0(const char *op);
 

@@ -70,7 +70,7 @@ static int grow(staged *s, const insn *code, int n)
     for (int i = 0; i < n; i++) {
         const insn *in = &code[i];
         int r = defined(s, in), pure = is_pure(in);
-        if (r < 0 && starts(in->op, "ld.global") && in->nops) {
+        if (r < 0 && is_global_load(in->op) && in->nops) {
             for (int k = 0, m = operand_regs(in->ops[0], regs); k < m; k++) {
                 int at = find_reg(s, regs[k]);
                 if (at >= 0 && !s->has_load[at])
@@ -80,7 +80,7 @@ static int grow(staged *s, const insn *code, int n)
         }
         if (r < 0)
             continue;
-        if (starts(in->op, "ld.global") && !s->has_load[r])
+        if (is_global_load(in->op) && !s->has_load[r])
             changed = s->has_load[r] = 1;
         for (int o = 1; pure && o < in->nops; o++)
             for (int k = 0, m = operand_regs(in->ops[o], regs); k < m; k++) {
@@ -111,7 +111,7 @@ void staged_collect(char **lines, int n, staged *s)
             m++;
     }
     for (int i = 0; i < m; i++)
-        if (starts(code[i].op, "st.shared"))
+        if (is_shared_store(code[i].op))
             for (int o = 1; o < code[i].nops; o++)
                 for (int k = 0, r = operand_regs(code[i].ops[o], regs); k < r; k++)
                     add_reg(s, regs[k]);
@@ -199,7 +199,7 @@ int staged_follow(sbuf *b, const char *line, const insn *in, const staged *s,
         twin_declarations(b, line);
         return 0;
     }
-    if (starts(in->op, "ld.global"))
+    if (is_global_load(in->op))
         return twin_load(b, in, s, delta, next);
     int r = defined(s, in);
     if (r >= 0 && is_pure(in) && twin(s, s->reg[r], name)) {
