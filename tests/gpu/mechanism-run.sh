@@ -11,6 +11,8 @@
 #   exercises/   the stubs: must not PASS
 #   tests/gpu/gaming/*   each gaming kernel must get its expect file's
 #                outcome (MECHANISM) and message
+#   tests/gpu/accepted/* each right answer written unlike the reference must
+#                still PASS (its mechanism carries the data)
 # and prints a table (last), with each row's mechanism findings. Logs and
 # JSON reports go to $OUT (default build/mechanism-out): summary.txt,
 # reports.tgz. Bounded by MECH_SECONDS (default 420).
@@ -66,10 +68,10 @@ for L in "${LESSONS[@]}"; do
         --json "$R/stub-$L.json" >"$R/stub-$L.txt" 2>&1
     record stub not-PASS "$R/stub-$L.json"
 done
-for e in tests/gpu/gaming/*/expect; do
+for e in tests/gpu/gaming/*/expect tests/gpu/accepted/*/expect; do
     [ "$(left)" -gt 20 ] || break
     d=${e%/expect}
-    n=$(basename "$d")
+    n=$(basename "$(dirname "$d")")-$(basename "$d")
     L=$(sed -n 's/^lesson: *//p' "$e")
     X=$(sed -n 's/^exercise: *//p' "$e")
     W=$(sed -n 's/^outcome: *//p' "$e")
@@ -78,7 +80,7 @@ for e in tests/gpu/gaming/*/expect; do
     for kv in $(sed -n 's/^set: *//p' "$e"); do S+=(--set "$kv"); done
     timeout $(( $(left) > 120 ? 120 : $(left) )) build/grader check "lesson$L" --only "$X" \
         --student-dir "$d" "${S[@]}" --json "$R/gaming-$n.json" >"$R/gaming-$n.txt" 2>&1
-    record "gaming/$n" "$W|$M" "$R/gaming-$n.json"
+    record "${d#tests/gpu/}" "$W|$M" "$R/gaming-$n.json"
 done
 
 summarize() {

@@ -3,8 +3,9 @@
  *
  *   rewrite    the PTX rewrite on hand-written lines (what it redirects,
  *              what it keeps), on every solution's NVRTC PTX and on every
- *              gaming kernel of tests/gpu/gaming/ (it finds the mechanism,
- *              and ptxas assembles the result for sm_90); every gaming
+ *              gaming kernel of tests/gpu/gaming/ and accepted answer of
+ *              tests/gpu/accepted/ (it finds the mechanism, and ptxas
+ *              assembles the result for sm_90); every gaming
  *              kernel passes every text and size check, so only the
  *              knock-out stands between it and a PASS
  *   verdict    the knock-out run on the host backend: a real mechanism
@@ -188,6 +189,26 @@ static const exercise *find_exercise(int lesson, const char *name)
             return *e;
     return NULL;
 }
+
+/* The accepted answers (right, written unlike the reference): their
+ * mechanisms must be found, or the knock-out would fail a right answer. */
+static fixture accepted[FIXTURE_MAX];
+static int n_accepted;
+
+START_TEST(accepted_answer_rewrites_and_assembles)
+{
+    const fixture *f = &accepted[_i];
+    const exercise *ex = find_exercise(f->lesson, f->exercise);
+    ck_assert_msg(ex != NULL, "%s: no exercise lesson%d/%s", f->id, f->lesson, f->exercise);
+    ck_assert_msg(!f->set[0], "%s sets knobs; this test compiles with the defaults", f->id);
+    char path[600];
+    compiled c;
+    snprintf(path, sizeof path, "%s/%s", f->dir, ex->file);
+    compile_default(ex, path, &c);
+    rewrite_all_kinds(ex, &c, f->id, 0);
+    compiled_free(&c);
+}
+END_TEST
 
 START_TEST(gaming_kernels_exist)
 {
@@ -534,10 +555,14 @@ Suite *knockout_suite(void)
             knocked[n_knocked++] = all[e];
     static fixture fx[FIXTURE_MAX];
     int nf = fixtures_list(fx, FIXTURE_MAX);
-    n_gaming = 0;
-    for (int i = 0; i < nf && i < FIXTURE_MAX; i++)
+    n_gaming = n_accepted = 0;
+    for (int i = 0; i < nf && i < FIXTURE_MAX; i++) {
         if (!strncmp(fx[i].id, "gaming/", 7))
             gaming[n_gaming++] = fx[i];
+        const exercise *ex = find_exercise(fx[i].lesson, fx[i].exercise);
+        if (!strncmp(fx[i].id, "accepted/", 9) && ex && has_knock(ex))
+            accepted[n_accepted++] = fx[i];
+    }
 
     Suite *s = suite_create("knockout");
     TCase *tc = tcase_create("rewrite");
@@ -550,6 +575,7 @@ Suite *knockout_suite(void)
     tcase_add_loop_test(tc, solution_rewrites_and_assembles, 0, n_knocked);
     tcase_add_test(tc, gaming_kernels_exist);
     tcase_add_loop_test(tc, gaming_kernel_passes_text_checks_and_rewrites, 0, n_gaming);
+    tcase_add_loop_test(tc, accepted_answer_rewrites_and_assembles, 0, n_accepted);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("verdict");
