@@ -43,8 +43,12 @@ static int is_pure(const insn *in)
                                        "abs.", "min.", "max.", "selp.", "and.b", "or.b",
                                        "xor.b", "not.b", "shl.", "shr.", "ex2.", "lg2.",
                                        "copysign."};
+    /* One destination; sources may be a vector ("mov.b64 %rd1, {%r1, %r2}"),
+     * not memory. */
+    if (!in->nops || strchr(in->ops[0], '{'))
+        return 0;
     for (int o = 0; o < in->nops; o++)
-        if (strchr(in->ops[o], '{') || strchr(in->ops[o], '['))
+        if (strchr(in->ops[o], '['))
             return 0;
     for (size_t i = 0; i < sizeof pure / sizeof *pure; i++)
         if (starts(in->op, pure[i]))

@@ -297,6 +297,16 @@ START_TEST(shared_store_takes_a_twin_the_registers_keep_the_load)
     ck_assert_ptr_nonnull(strstr(out, "\tld.global.f32 \t%f1, [%rd1];"));
     ck_assert_ptr_nonnull(strstr(out, ".reg .f32 %kotf<9>;"));
     free(out);
+    /* Two loaded halves packed into one register on their way. */
+    const char *packed = ENTRY "\tld.global.v2.u32 \t{%r1, %r2}, [%rd1];\n"
+                         "\tmov.b64 \t%rd2, {%r1, %r2};\n\tst.shared.u64 \t[%rd3], %rd2;\n"
+                         "\tret;\n}\n";
+    out = knockout_ptx(packed, KNOCK_SHARED, &LAYOUT, &found);
+    ck_assert_int_eq(found, 1);
+    ck_assert_ptr_nonnull(strstr(out, "ld.global.v2.u32 {%kotr1, %kotr2}, [%koa0];"));
+    ck_assert_ptr_nonnull(strstr(out, "mov.b64 %kotrd2, {%kotr1, %kotr2};"));
+    ck_assert_ptr_nonnull(strstr(out, "st.shared.u64 [%rd3], %kotrd2;"));
+    free(out);
     /* A value only parked in registers: no store to shared, nothing found. */
     const char *regs_only = ENTRY "\tld.global.f32 \t%f1, [%rd1];\n"
                             "\tst.global.f32 \t[%rd3], %f1;\n\tret;\n}\n";
