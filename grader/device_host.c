@@ -133,6 +133,7 @@ static int host_load(const compiled *c, const char *name, kernel *k, char *log, 
 static struct knocked_kernel {
     const host_module *m;
     long long delta;
+    unsigned long long span;
 } knocked[HOST_MAX_MODULES];
 
 static int host_load_ptx(const compiled *c, const char *ptx, int max_regs, const char *name,
@@ -144,8 +145,9 @@ static int host_load_ptx(const compiled *c, const char *ptx, int max_regs, const
         return o;
     memcpy(&i, c->cubin, sizeof i);
     knocked[i].m = &modules[i];
-    if (sscanf(ptx, "// knockout %d delta %lld", &kind, &knocked[i].delta) != 2)
-        knocked[i].delta = 0;
+    if (sscanf(ptx, "// knockout %d delta %lld span %llu", &kind, &knocked[i].delta,
+               &knocked[i].span) != 3)
+        knocked[i].delta = 0, knocked[i].span = 0;
     k->fn = &knocked[i];
     return 0;
 }
@@ -252,6 +254,7 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
     if (k->fn != k->lib) {
         const struct knocked_kernel *kk = k->fn;
         c.delta = kk->delta;
+        c.span = (unsigned *)(uintptr_t)kk->span;
         if (m->knocked)
             fn = m->knocked;
     }

@@ -22,6 +22,8 @@ typedef struct host_call {
     int fault;                 /* a cudaError_t the "kernel" raised; 0 none */
     long long delta;           /* a knock-out copy (knockout.h): set B's inputs lie this
                                   many bytes after A's; 0 for the kernel itself */
+    unsigned *span;            /* KNOCK_SHARED's counters (lowest, highest shared
+                                  address written with data); NULL otherwise */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);

@@ -53,6 +53,48 @@ static void emit_prefetch_mark(sbuf *b, const insn *in, const knock_layout *L, i
     sb_add(b, "\t@%%kop%d st.global.u8 [%%koa%d], %%koh%d;\n", a, a, a);
 }
 
+/* Bytes one st.shared writes: its type's size times its vector length. */
+static const char *store_bytes(const char *op, char *buf, size_t len)
+{
+    const char *t = strrchr(op, '.');
+    int bits = t ? atoi(t + 2) : 32, lanes = strstr(op, ".v4.") ? 4 : strstr(op, ".v2.") ? 2 : 1;
+    snprintf(buf, len, "%d", (bits > 0 ? bits : 32) / 8 * lanes);
+    return buf;
+}
+
+/* After a write of data into shared memory at in->ops[0] (`bytes` long: an
+ * immediate or a register): the lowest and highest address written, into
+ * the span counters, under the write's own predicate. */
+static void emit_span(sbuf *b, const insn *in, const char *bytes, const knock_layout *L,
+                      const staged *s, int *next)
+{
+    char reg[KO_OP_LEN], rest[KO_OP_LEN], sym[KO_OP_LEN];
+    if (!L->span || !in->nops)
+        return;
+    int a = (*next)++, c = (*next)++;
+    if (split_address(in->ops[0], reg, rest)) {
+        int bits = staged_reg_bits(s, reg);
+        if (bits == 32)
+            sb_add(b, "\tcvt.u64.u32 %%koa%d, %s;\n", a, reg);
+        else if (bits == 64)
+            sb_add(b, "\tmov.b64 %%koa%d, %s;\n", a, reg);
+        else
+            return;   /* a register of unknown width: this write is not counted */
+    } else if (sscanf(in->ops[0], "[%127[A-Za-z0-9_$]%127[^]]", sym, rest) >= 1) {
+        sb_add(b, "\tmov.u64 %%koa%d, %s;\n", a, sym);
+    } else {
+        return;
+    }
+    if (rest[0] == '+')
+        sb_add(b, "\tadd.s64 %%koa%d, %%koa%d, %s;\n", a, a, rest + 1);
+    const char *p = in->pred[0] ? in->pred : "", *sp = in->pred[0] ? " " : "";
+    sb_add(b, "\tcvt.u32.u64 %%kow%d, %%koa%d;\n", a, a);
+    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", c, L->span);
+    sb_add(b, "\t%s%sred.global.min.u32 [%%koa%d], %%kow%d;\n", p, sp, c, a);
+    sb_add(b, "\tadd.u32 %%kow%d, %%kow%d, %s;\n", a, a, bytes);
+    sb_add(b, "\t%s%sred.global.max.u32 [%%koa%d+4], %%kow%d;\n", p, sp, c, a);
+}
+
 /* One line of the result; returns how many instructions it knocked. */
 static int rewrite_line(sbuf *b, const char *line, enum knock_kind k, const knock_layout *L,
                         const staged *s, int *next)
@@ -66,10 +108,15 @@ static int rewrite_line(sbuf *b, const char *line, enum knock_kind k, const knoc
         sb_add(b, "\tadd.s64 %%koa%d, %s, %lld;\n", a, reg, L->delta);
         snprintf(in.ops[o], KO_OP_LEN, "[%%koa%d%.100s]", a, rest);
         emit_insn(b, &in);
+        /* A copy's size is its third operand. */
+        if (k == KNOCK_SHARED && in.nops >= 3)
+            emit_span(b, &in, in.ops[2], L, s, next);
         return 1;
     }
     if (k == KNOCK_SHARED && is && is_shared_store(in.op)) {
-        staged_store(b, &in, s);
+        char bytes[16];
+        if (staged_store(b, &in, s))
+            emit_span(b, &in, store_bytes(in.op, bytes, sizeof bytes), L, s, next);
         return 0;
     }
     sb_add(b, "%s\n", line);
@@ -87,8 +134,8 @@ static int rewrite_line(sbuf *b, const char *line, enum knock_kind k, const knoc
  * function body: more than it needs is harmless. */
 static void declare_registers(sbuf *b, int n)
 {
-    sb_add(b, "\t.reg .b64 %%koa<%d>;\n\t.reg .pred %%kop<%d>;\n\t.reg .b16 %%koh<%d>;\n",
-           n + 1, n + 1, n + 1);
+    sb_add(b, "\t.reg .b64 %%koa<%d>;\n\t.reg .pred %%kop<%d>;\n\t.reg .b16 %%koh<%d>;\n"
+           "\t.reg .b32 %%kow<%d>;\n", n + 1, n + 1, n + 1, n + 1);
 }
 
 static char **split_lines(char *text, int *n)
@@ -140,7 +187,7 @@ char *knockout_ptx(const char *ptx, enum knock_kind k, const knock_layout *L, in
     sbuf counted = {0}, out = {0};
     int used = rewrite_all(&counted, lines, n, k, L, &s, 0);
     free(counted.s);
-    sb_add(&out, "// knockout %d delta %lld\n", (int)k, L->delta);
+    sb_add(&out, "// knockout %d delta %lld span %llu\n", (int)k, L->delta, L->span);
     *found = rewrite_all(&out, lines, n, k, L, &s, used > 0 ? used : 1);
     free(lines);
     free(text);

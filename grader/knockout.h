@@ -23,7 +23,8 @@
  *                   loaded (a second load from the other set is added right
  *                   after the first, and the store takes its value, so a
  *                   kernel that computes from its registers and only parks
- *                   the data in shared memory is not affected)
+ *                   the data in shared memory is not affected); with a span
+ *                   address, each such write also counts its address range
  *   KNOCK_VECTOR    ld.global ... .v4 sources
  *   KNOCK_PREFETCH  prefetch.global.L2: kept, and each one that falls inside
  *                   [lo, hi) also stores the byte 1 at its address + delta
@@ -36,17 +37,22 @@
 #include "spec.h"
 
 /* Where the knocked kernel's data lives: delta from set A to set B, and for
- * KNOCK_PREFETCH the bounds of set A (prefetches outside it mark nothing). */
+ * KNOCK_PREFETCH the bounds of set A (prefetches outside it mark nothing).
+ * For KNOCK_SHARED, `span` (0: none) is the address of two 32-bit counters,
+ * the lowest and the highest shared-memory address data was written to (a
+ * copy, or a store of a loaded value): red.min and red.max after each. */
 typedef struct knock_layout {
     long long delta;
     unsigned long long lo, hi;
+    unsigned long long span;
 } knock_layout;
 
 /* Rewrite `ptx` for kind `k`. Returns the new PTX (malloc'd; the caller
  * frees it) and sets *found to how many instructions were redirected or
  * marked; returns NULL (and *found 0) when there is nothing to rewrite or
  * k is KNOCK_NONE / KNOCK_CONST. The first line of the result is a comment
- * "// knockout <kind> delta <delta>", which the host backend reads. */
+ * "// knockout <kind> delta <delta> span <span>", which the host backend
+ * reads. */
 char *knockout_ptx(const char *ptx, enum knock_kind k, const knock_layout *L, int *found);
 
 /* "asynchronous copies (cp.async)", ...: what carries the data, for

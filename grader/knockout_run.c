@@ -27,13 +27,25 @@
  * for a few outputs with a tail loaded otherwise (lesson 4's last block). */
 #define PREFETCH_MIN_PCT 20
 #define DATA_MIN_PCT 90
+/* The data written to shared memory must span at least this share of a
+ * size check's bytes: a real ring spans all of them but the last thread's
+ * padding; a one-slot ring of eight spans an eighth. */
+#define SPAN_MIN_PCT 50
 #define LINE 128
 
 typedef struct arena {
     void *base;
     size_t half;
-    dev_set d;          /* A's buffers; B's inputs at +half */
+    dev_set d;          /* A's buffers; B's inputs at +half; the span counters
+                           (knock_layout) at +2*half */
 } arena;
+
+#define SPAN_BYTES 256
+
+static void *span_at(const arena *ar)
+{
+    return (char *)ar->base + 2 * ar->half;
+}
 
 static size_t round256(size_t x)
 {
@@ -56,8 +68,10 @@ static void arena_make(const device_ops *D, arena *ar, const instance *A, const 
         off[b] = ar->half + GUARD_BYTES;
         ar->half += round256(2 * GUARD_BYTES + bytes_of(&A->bufs[b]));
     }
-    ar->base = D->alloc(2 * ar->half);
+    ar->base = D->alloc(2 * ar->half + SPAN_BYTES);
     D->fill(ar->base, 0, 2 * ar->half);
+    unsigned span[2] = {0xFFFFFFFFu, 0};   /* min, max: nothing written yet */
+    D->upload(span_at(ar), span, sizeof span);
     for (int b = 0; b < A->nbufs; b++) {
         dev_array *a = &ar->d.a[b];
         a->ptr = (char *)ar->base + off[b];
@@ -138,7 +152,8 @@ static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, cons
                         const instance *A, kernel *kk, char *clause, size_t len)
 {
     knock_layout L = {.delta = (long long)ar->half, .lo = (unsigned long long)(size_t)ar->base,
-                      .hi = (unsigned long long)(size_t)ar->base + ar->half};
+                      .hi = (unsigned long long)(size_t)ar->base + ar->half,
+                      .span = (unsigned long long)(size_t)span_at(ar)};
     int found;
     char *ptx = knockout_ptx(c->ptx, k, &L, &found);
     if (!ptx) {
@@ -222,8 +237,9 @@ static enum check_state judge_outputs(grade_ctx *g, enum knock_kind k, const dev
  * the state; `clause` says what it showed, to follow the check's own
  * finding. */
 static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_kind k,
-                                   char *clause, size_t len)
+                                   char *clause, size_t len, long *span)
 {
+    *span = -1;
     size_t size = 0;
     for (int s = 0; s < MAX_SIZES && g->ex->check_sizes[s]; s++)
         size = g->ex->check_sizes[s];
@@ -243,6 +259,12 @@ static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_k
             st = judge_prefetch(g, &ar, &A, clause, len);
         else
             st = judge_outputs(g, k, &d, &B, clause, len);
+        unsigned got[2];
+        g->D->download(got, span_at(&ar), sizeof got);
+        /* Untouched counters: no write was counted (an address register of
+         * unknown width), so the span is not known. */
+        if (k == KNOCK_SHARED && got[0] != 0xFFFFFFFFu)
+            *span = got[1] > got[0] ? (long)(got[1] - got[0]) : 0;
         g->D->release(ar.base);
     }
     instance_free(&A);
@@ -250,25 +272,45 @@ static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_k
     return st;
 }
 
+/* A size check whose buffer carries the data must also have most of its
+ * bytes written with it: a small ring that does the work beside an unused
+ * array that makes up the asked size is not the asked buffer. */
+static enum check_state judge_span(grade_ctx *g, const mech_check *m, long span, char *clause,
+                                   size_t len)
+{
+    long want = m->expect ? m->expect(g->knobs) : m->value;
+    if (m->kind != CHECK_SMEM_BYTES || span < 0 || span * 100 >= SPAN_MIN_PCT * want)
+        return CS_HOLDS;
+    snprintf(clause, len, "only %ld of those bytes receive loaded data (lowest to highest "
+             "address written): the rest of the buffer carries nothing", span);
+    return CS_FAILS;
+}
+
 void judge_data_path(grade_ctx *g, const compiled *c)
 {
     enum check_state done[KNOCK_CONST + 1] = {0};
     char clause[KNOCK_CONST + 1][sizeof g->r->checks[0].what];
+    long span[KNOCK_CONST + 1];
     for (int i = 0; i < MAX_CHECKS && g->ex->checks[i].kind != CHECK_NONE; i++) {
         enum knock_kind k = g->ex->checks[i].knock;
         check_result *cr = &g->r->checks[i];
         if (k == KNOCK_NONE || cr->state != CS_HOLDS)
             continue;
         if (done[k] == CS_NOT_EVALUATED)
-            done[k] = knock_once(g, c, k, clause[k], sizeof clause[k]);
+            done[k] = knock_once(g, c, k, clause[k], sizeof clause[k], &span[k]);
+        enum check_state st = done[k];
+        char own[sizeof cr->what];
+        snprintf(own, sizeof own, "%s", clause[k]);
+        if (st == CS_HOLDS)
+            st = judge_span(g, &g->ex->checks[i], span[k], own, sizeof own);
         /* The check's own finding (the text, the size), then the run's. */
         char found[sizeof cr->what];
         snprintf(found, sizeof found, "%.*s", (int)strcspn(cr->what, "("), cr->what);
         size_t n = strlen(found);
         while (n && found[n - 1] == ' ')
             found[--n] = 0;
-        snprintf(cr->what, sizeof cr->what, "%s%s %s", found,
-                 done[k] == CS_HOLDS ? ";" : ", but", clause[k]);
-        cr->state = done[k];
+        snprintf(cr->what, sizeof cr->what, "%.90s%s %.158s", found,
+                 st == CS_HOLDS ? ";" : ", but", own);
+        cr->state = st;
     }
 }

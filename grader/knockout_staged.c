@@ -222,9 +222,19 @@ int staged_follow(sbuf *b, const char *line, const insn *in, const staged *s,
     return 0;
 }
 
-void staged_store(sbuf *b, insn *st, const staged *s)
+int staged_store(sbuf *b, insn *st, const staged *s)
 {
-    for (int o = 1; o < st->nops; o++)
+    int carries = 0;
+    for (int o = 1; o < st->nops; o++) {
         twin_operand(s, st->ops[o]);
+        carries |= strstr(st->ops[o], "%kot") != NULL;
+    }
     emit_insn(b, st);
+    return carries;
+}
+
+int staged_reg_bits(const staged *s, const char *reg)
+{
+    const char *t = type_of(s, reg);
+    return t ? atoi(t + 1) : 0;
 }

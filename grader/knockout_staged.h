@@ -34,7 +34,11 @@ void staged_collect(char **lines, int n, staged *s);
  * defines a staged register, its twin. Returns 1 for a twin load. */
 int staged_follow(sbuf *b, const char *line, const insn *in, const staged *s,
                   long long delta, int *next);
-/* Write st.shared `st` storing twins where its values have them. */
-void staged_store(sbuf *b, insn *st, const staged *s);
+/* Write st.shared `st` storing twins where its values have them. Returns 1
+ * when it stores one (the store carries loaded data). */
+int staged_store(sbuf *b, insn *st, const staged *s);
+/* A register's width in bits from its declaration (32 for "%r5", 64 for
+ * "%rd5"); 0 when not known. */
+int staged_reg_bits(const staged *s, const char *reg);
 
 #endif
