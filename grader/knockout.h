@@ -2,12 +2,13 @@
  * different data, so that a run can show whether the results come through it.
  *
  * Invariants:
- *   - The rewrite only ever redirects or adds: every instruction of the
+ *   - The rewrite only redirects or adds: every instruction of the
  *     original stays, in order, so the knocked kernel computes exactly what
  *     the original does except that the mechanism's global source addresses
  *     are moved by `delta` bytes (to a second input set laid out like the
- *     first) or, for an L2 prefetch, a marker byte is also written at the
- *     prefetched address + delta.
+ *     first), a store to shared memory stores its value as loaded from that
+ *     set (KNOCK_SHARED), and the added instructions only write counters
+ *     and markers outside both sets.
  *   - A copy that never runs, or that moves only a token element, changes
  *     nothing or almost nothing in the output: the run-time judgement
  *     (knockout_run.c) then sees the old results.
