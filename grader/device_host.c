@@ -149,6 +149,30 @@ static int host_load(const compiled *c, const char *name, kernel *k, char *log, 
     return 0;
 }
 
+/* A knocked copy: the module's `knocked` function, with the delta and
+ * bounds the rewrite's first line carries ("// knockout K delta D"). */
+static struct knocked_kernel {
+    const host_module *m;
+    long long delta;
+    unsigned long long span;
+} knocked[HOST_MAX_MODULES];
+
+static int host_load_ptx(const compiled *c, const char *ptx, int max_regs, const char *name,
+                         kernel *k, char *log, size_t len)
+{
+    (void)max_regs;
+    int o = host_load(c, name, k, log, len), i, kind;
+    if (o)
+        return o;
+    memcpy(&i, c->cubin, sizeof i);
+    knocked[i].m = &modules[i];
+    if (sscanf(ptx, "// knockout %d delta %lld span %llu", &kind, &knocked[i].delta,
+               &knocked[i].span) != 3)
+        knocked[i].delta = 0, knocked[i].span = 0;
+    k->fn = &knocked[i];
+    return 0;
+}
+
 static void host_unload(kernel *k)
 {
     memset(k, 0, sizeof *k);
@@ -247,7 +271,15 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
     memcpy(c.block, I->block, sizeof c.block);
     host_count.launches++;
     host_count.timed += timed;
-    m->fn(&c);
+    host_fn fn = m->fn;
+    if (k->fn != k->lib) {
+        const struct knocked_kernel *kk = k->fn;
+        c.delta = kk->delta;
+        c.span = (unsigned *)(uintptr_t)kk->span;
+        if (m->knocked)
+            fn = m->knocked;
+    }
+    fn(&c);
     if (c.fault)
         cuda_fail((cudaError_t)c.fault,
                   "the kernel, while it ran (the error surfaced at cudaEventQuery)",
@@ -271,6 +303,7 @@ const device_ops device_host = {
     .probe = host_probe,
     .compile = host_compile,
     .load = host_load,
+    .load_ptx = host_load_ptx,
     .unload = host_unload,
     .limits = host_limits,
     .resources = host_resources,

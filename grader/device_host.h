@@ -23,6 +23,10 @@ typedef struct host_call {
     int timed;
     double ms;                 /* the kernel sets its simulated time (default 0.01) */
     int fault;                 /* a cudaError_t the "kernel" raised; 0 none */
+    long long delta;           /* a knock-out copy (knockout.h): set B's inputs lie this
+                                  many bytes after A's; 0 for the kernel itself */
+    unsigned *span;            /* KNOCK_SHARED's counters (lowest, highest shared
+                                  address written with data); NULL otherwise */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);
@@ -38,6 +42,9 @@ typedef struct host_module {
     const char *path;          /* the file it stands for */
     const char *kernel;        /* its entry point */
     host_fn fn;
+    host_fn knocked;           /* the kernel as knockout.h rewrites it (its mechanism
+                                  reads at +delta); NULL: the rewrite changes nothing,
+                                  as for a mechanism off the data path */
     const char *ptx;           /* what the mechanism checks read */
     resources res;             /* what ptxas would have reported */
     int max_threads;           /* __launch_bounds__; 0: the GPU's 1024 */

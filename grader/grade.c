@@ -169,6 +169,7 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     }
     check_correctness(&g);
     r->correct = 1;
+    judge_data_path(&g, &c[V_STUDENT]);
 
     if (!o->correctness_only)
         time_and_judge(&g);

@@ -7,6 +7,7 @@
  *   grade_time.c     timing on two rotated input sets, remeasuring near the
  *                    bar, and verifying every set afterwards
  *   grade_verdict.c  the physical floor; the one verdict (verdict.h)
+ *   knockout_run.c   whether each mechanism is on the data path (knockout.h)
  *
  * Every stage ends the child through child_fail when the exercise cannot go
  * on; the functions here return only when it can. */
@@ -56,6 +57,14 @@ void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
 /* Every version once on every correctness size, from a poisoned output,
  * each run checked (guards, inputs, outputs); the student's kernel first. */
 void check_correctness(grade_ctx *g);
+
+/* knockout_run.c */
+
+/* For every check of the exercise that names a knock-out kind and holds on
+ * the text or size: run the student's kernel once with that mechanism fed
+ * from a second input set (knockout.h) and keep the check holding only if
+ * the results came through it. Updates g->r->checks (state and what). */
+void judge_data_path(grade_ctx *g, const compiled *student);
 
 /* grade_time.c */
 

@@ -88,6 +88,12 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
         res->smem_dynamic = (int)I.dyn_smem;
         if (fill_occupancy(&I, &dev, res, r) == 0) {
             evaluate_checks(ex, &c, res, knobs, r->checks);
+            /* The data-path half of a check is a run (knockout.h). */
+            for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+                if (ex->checks[i].knock != KNOCK_NONE && r->checks[i].state == CS_HOLDS)
+                    snprintf(r->checks[i].what + strlen(r->checks[i].what),
+                             sizeof r->checks[i].what - strlen(r->checks[i].what),
+                             " (whether it carries the data needs a GPU: not judged)");
             verdict_say(ex, r);
         }
     }

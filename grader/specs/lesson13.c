@@ -104,7 +104,8 @@ static const exercise coefficients = {
          "every lane of a warp reads the same coefficient at the same moment, which the "
          "constant cache serves as one broadcast, and with the index known at compile time "
          "the arithmetic takes it straight from the constant bank. The grader has already "
-         "copied the coefficients into coef."},
+         "copied the coefficients into coef.",
+         .knock = KNOCK_CONST},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory (device memory): read the coefficients where they "
          "are, no per-thread array is needed."},

@@ -32,6 +32,7 @@ Suite *verdict_suite(void);
 Suite *compile_path_suite(void);
 Suite *printf_suite(void);
 Suite *hints_suite(void);
+Suite *knockout_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -41,6 +41,7 @@ static const struct {
     {.name = "compile_path", .make = compile_path_suite},
     {.name = "printf", .make = printf_suite},
     {.name = "hints", .make = hints_suite},
+    {.name = "knockout", .make = knockout_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
