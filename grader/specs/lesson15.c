@@ -54,9 +54,9 @@ static void softmax_reference(const float *x, double *y, int cols)
     for (int j = 1; j < cols; j++)
         m = x[j] > m ? x[j] : m;
     for (int j = 0; j < cols; j++)
-        s += exp((double)x[j] - m);
+        s += y[j] = exp((double)x[j] - m);   /* one exp per element: 32 Mi at the timing size */
     for (int j = 0; j < cols; j++)
-        y[j] = exp((double)x[j] - m) / s;
+        y[j] /= s;
 }
 
 static void build_softmax(instance *I, size_t size, const int *knobs, const device_facts *dev)
@@ -101,13 +101,15 @@ static const exercise ex_softmax = {
     .rtol = 1e-4,
     .atol = 1e-7,
     /* Half the reference's gain over the naive kernel, measured in the same
-     * run, and never less than 2x: the naive kernel wastes most of each
-     * 32-byte sector it fetches and reads every row three times, so a fix of
-     * either cause alone should show more than that. Calibration:
+     * run, as for most exercises; and never less than 1.5x. The floor comes
+     * from counting, not from a measurement: the naive kernel moves 16 bytes
+     * per element where 8 suffice (three reads and a write), so reading once
+     * alone is worth up to 2x even before coalescing, and the floor asks for
+     * half of that. Set before the first GPU run; the calibration is in
      * grader/calibration/ (lesson 15). */
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
-    .bar_floor = 2.0,
+    .bar_floor = 1.5,
     .checks = {{CHECK_NONE}},
 };
 

@@ -21,7 +21,7 @@
 #      transposed tile, where ncu works.
 #
 # Expected on a working GPU: reference, shared-tile and register-ring PASS
-# 3/3 and the stub SLOW 3/3 (1.00x against a bar of at least 2x).
+# 3/3 and the stub SLOW 3/3 (1.00x against a bar of at least 1.5x).
 #
 # Output: the table goes to stdout last and to $OUT/summary.txt; the raw
 # reports (JSON and text of every grading, the build log, nvidia-smi) are

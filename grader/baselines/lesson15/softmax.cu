@@ -10,7 +10,8 @@
 // exponentials, the output). Two costs the course taught: the 32 lanes of a
 // warp read 32 rows cols*4 bytes apart, so every load touches 32 cache lines
 // (lesson 2), and each row is fetched three times (lesson 3).
-// (Trusted baseline: students never edit this file.)
+// (Trusted baseline: students never edit this file. make check lesson15
+// times it beside your kernel and the reference.)
 
 extern "C" __global__ void softmax(const float *x, float *y, int rows, int cols)
 {
