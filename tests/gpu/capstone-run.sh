@@ -18,7 +18,10 @@
 #      fix is worth: coalescing alone, fewer passes alone, a transposed tile
 #      with and without padding);
 #   4. Nsight Compute counters (--ncu) for the stub and for the unpadded
-#      transposed tile, where ncu works.
+#      transposed tile, where ncu works;
+#   5. SANITIZE=race (racecheck and synccheck) on the shared-tile route and
+#      the transposed-tile probe, the two that share data through shared
+#      memory.
 #
 # Expected on a working GPU: reference, shared-tile and register-ring PASS
 # 3/3 and the stub SLOW 3/3 (1.00x against a bar of at least 1.5x).
@@ -76,6 +79,10 @@ summarize() {
         echo "Nsight Compute (the stub; then the unpadded transposed tile): naive | yours | reference"
         grep -ihE 'conflict|DRAM|stall|occupancy|ncu' "$R/ncu/stub.txt" "$R/ncu/unpadded.txt" \
             2>/dev/null | cut -c1-150 | head -24
+        echo
+        echo "SANITIZE=race (shared-tile route; transposed-tile probe):"
+        grep -E '^#### |: RACE|: SYNC ERROR|: no race found|: NOT CHECKED|not installed|not found' \
+            "$R/race.txt" 2>/dev/null | cut -c1-150
         echo
     } >"$R/ncu-lines.txt"
     cat "$R/ncu-lines.txt"
@@ -176,6 +183,20 @@ if [ "$(left)" -gt 150 ]; then
 else
     log "ncu: not run ($(left)s left)"
 fi
+
+# Races: the routes that share data through shared memory.
+: >"$R/race.txt"
+for d in tests/gpu/accepted/lesson15-shared-tile "$PROBES/transposed-tile"; do
+    if [ "$(left)" -lt 90 ]; then
+        log "race: not run for $d ($(left)s left)"
+        continue
+    fi
+    log "race: $d"
+    echo "#### $d" >>"$R/race.txt"
+    timeout -k 5 $(( $(left) - 20 )) make -s check lesson15 SANITIZE=race STUDENT_DIR="$d" \
+        >>"$R/race.txt" 2>&1
+    echo "#### exit $?" >>"$R/race.txt"
+done
 
 log "done"
 summarize
