@@ -1,11 +1,8 @@
-// Probe (tests/gpu/capstone-run.sh): the transposed tile WITHOUT its padding (PAD 0), to measure the bank conflicts; keep one thread per
-// row, and coalesce through shared memory as lesson 2's transpose does.
-// Each warp owns 32 rows and a [32][32 + PAD] tile; for each chunk of 32
-// columns the warp loads row i's 32 floats as one coalesced request per row,
-// then lane l reads its own row down column c of the tile: banks
-// (l*(32+PAD) + c) mod 32, distinct when PAD = 1 (lesson 3). The maximum
-// and sum are found in one pass (online softmax); a second pass reads x
-// again and writes y through the tile, coalesced. x is read twice.
+// Probe (tests/gpu/capstone-run.sh): the accepted transposed tile
+// (tests/gpu/accepted/lesson15-transposed-tile) WITHOUT its padding, PAD 0:
+// lane l reads its row down column c of a [32][32] tile, bank c for all 32
+// lanes, a 32-way bank conflict (lesson 3). Measured: 2.92x, SLOW, against
+// 7.32x padded (grader/calibration/h100-2026-11-25-capstone.md).
 //   build/grader check lesson15 --student-dir tests/gpu/probes/lesson15/transposed-tile-unpadded
 #ifndef PAD
 #define PAD 0
@@ -21,7 +18,6 @@ extern "C" __global__ void softmax(const float *__restrict__ x, float *__restric
     const int nrows = min(32, rows - base);           // may be <= 0
     if (nrows <= 0)
         return;   // the whole warp leaves: no __syncthreads below, only __syncwarp
-    const int r = base + lane;                        // this lane's row
 
     float m = -3.402823466e38f, s = 0.0f;
     for (int c0 = 0; c0 < cols; c0 += 32) {
@@ -58,5 +54,4 @@ extern "C" __global__ void softmax(const float *__restrict__ x, float *__restric
                 y[(size_t)(base + i) * cols + c] = t[i][lane];
         __syncwarp();
     }
-    (void)r;
 }

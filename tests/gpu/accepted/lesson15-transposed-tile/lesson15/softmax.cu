@@ -1,12 +1,19 @@
-// Probe (tests/gpu/capstone-run.sh), a candidate route: keep one thread per
-// row, and coalesce through shared memory as lesson 2's transpose does.
-// Each warp owns 32 rows and a [32][32 + PAD] tile; for each chunk of 32
-// columns the warp loads row i's 32 floats as one coalesced request per row,
-// then lane l reads its own row down column c of the tile: banks
-// (l*(32+PAD) + c) mod 32, distinct when PAD = 1 (lesson 3). The maximum
-// and sum are found in one pass (online softmax); a second pass reads x
-// again and writes y through the tile, coalesced. x is read twice.
-//   build/grader check lesson15 --student-dir tests/gpu/probes/lesson15/transposed-tile
+// Lesson 15 answered by a transposed tile with a conflict-free layout: an
+// accepted answer (tests/gpu/accepted/README.md), not the reference. Grade
+// it with:
+//   build/grader check lesson15 --student-dir tests/gpu/accepted/lesson15-transposed-tile
+//
+// It keeps the naive mapping, one thread per row, and coalesces through
+// shared memory as lesson 2's transpose does. Each warp owns 32 rows and a
+// [32][32 + PAD] tile; for each chunk of 32 columns the warp loads row i's
+// 32 floats as one coalesced request per row, then lane l reads its own row
+// down column c of the tile: banks (l*(32+PAD) + c) mod 32, distinct when
+// PAD = 1 (lesson 3). The maximum and sum are found in one pass (online
+// softmax); a second pass reads x again and writes y through the tile,
+// coalesced. x is read twice, so it is slower than the routes that read it
+// once (7.3x against 11.4x on the H100, grader/calibration/
+// h100-2026-11-25-capstone.md), and still clears the bar; without the
+// padding (tests/gpu/probes/lesson15/transposed-tile-unpadded) it does not.
 #ifndef PAD
 #define PAD 1
 #endif
@@ -21,7 +28,6 @@ extern "C" __global__ void softmax(const float *__restrict__ x, float *__restric
     const int nrows = min(32, rows - base);           // may be <= 0
     if (nrows <= 0)
         return;   // the whole warp leaves: no __syncthreads below, only __syncwarp
-    const int r = base + lane;                        // this lane's row
 
     float m = -3.402823466e38f, s = 0.0f;
     for (int c0 = 0; c0 < cols; c0 += 32) {
@@ -58,5 +64,4 @@ extern "C" __global__ void softmax(const float *__restrict__ x, float *__restric
                 y[(size_t)(base + i) * cols + c] = t[i][lane];
         __syncwarp();
     }
-    (void)r;
 }
