@@ -17,7 +17,8 @@
 #      baseline's (the naive kernel's) and the reference's time of that run;
 #   3. grades each probe of tests/gpu/probes/lesson15/ once (what each single
 #      fix is worth: coalescing alone, fewer passes alone, the transposed
-#      tile without its padding);
+#      tile without its padding), and the fixture tests/gpu/faulty/
+#      softmax_no_max once (expected: WRONG, "values wrong");
 #   4. Nsight Compute counters (--ncu) for the stub and for the unpadded
 #      transposed tile, where ncu works;
 #   5. SANITIZE=race (racecheck and synccheck) on the shared-tile and
@@ -174,6 +175,8 @@ for d in "$PROBES"/*/; do
     p=$(basename "$d")
     grade "probe-$p" "probe-$p" --student-dir "$d"
 done
+# The lesson's own fixture: fast, and wrong without the row's maximum.
+grade "faulty-softmax_no_max" "faulty-softmax_no_max" --student-dir tests/gpu/faulty/softmax_no_max
 
 # Nsight Compute: baseline, student and reference side by side.
 if [ "$(left)" -gt 100 ]; then
