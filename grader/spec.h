@@ -178,7 +178,7 @@ typedef struct exercise {
 
 /* The registry (specs/registry.c): lesson_exercises[n] lists lesson n's
  * exercises, ending with NULL. */
-#define N_LESSONS 15
+#define N_LESSONS 16
 extern const exercise *const *const lesson_exercises[N_LESSONS];
 /* 1 for a lesson that is measured on the student's GPU (make measure
  * lessonN) instead of graded: its exercise list is empty on purpose. */
