@@ -112,6 +112,11 @@ static void rewrite_all_kinds(const exercise *ex, const compiled *c, const char 
             ck_assert_msg(found <= at_most, "%s: the rewrite for %s knocked %d instructions, "
                           "more than the %d copies and stores", who, knock_name(k), found,
                           at_most);
+        /* A prefetch is judged against the loads of its lines: the
+         * rewrite must see the kernel's loads (else only coverage counts). */
+        if (k == KNOCK_PREFETCH)
+            ck_assert_msg(count_lines(ptx, "add.u32", "%kon0, %kon0, 1") > 0, "%s: the rewrite "
+                          "for %s counts none of its loads", who, knock_name(k));
         ck_assert_msg(assemble(ptx, log, sizeof log) == 0, "%s: the rewrite for %s does not "
                       "assemble:\n%.3000s", who, knock_name(k), log);
         free(ptx);
