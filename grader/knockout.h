@@ -65,7 +65,8 @@ typedef struct knock_layout {
 
 /* Rewrite `ptx` for kind `k`. Returns the new PTX (malloc'd; the caller
  * frees it) and sets *found to how many instructions were redirected or
- * marked; returns NULL (and *found 0) when there is nothing to rewrite or
+ * marked (KNOCK_PREFETCH: the prefetches; the loads it marks too are not
+ * counted, so a kernel with loads and no prefetch has nothing); returns NULL (and *found 0) when there is nothing to rewrite or
  * k is KNOCK_NONE / KNOCK_CONST. The first line of the result is a comment
  * "// knockout <kind> delta <delta> span <span>", which the host backend
  * reads. */
