@@ -32,25 +32,55 @@ static int redirected_operand(enum knock_kind k, const char *op)
     }
 }
 
-/* After a prefetch: when its address lies in set A, a 1 at the address +
- * delta, under the prefetch's own predicate. */
-static void emit_prefetch_mark(sbuf *b, const insn *in, const knock_layout *L, int *next)
+/* A load with no state space ("ld.f64", "ld.volatile.v2.u32"): its address
+ * is generic. */
+static int is_generic_load(const char *op)
+{
+    static const char *const spaces[] = {".global", ".shared", ".local", ".const", ".param"};
+    if (!starts(op, "ld."))
+        return 0;
+    for (size_t i = 0; i < sizeof spaces / sizeof *spaces; i++)
+        if (strstr(op, spaces[i]))
+            return 0;
+    return 1;
+}
+
+/* Which operand of op reads set A for the prefetch judgement (a load or a
+ * copy's source), or -1; *generic says whether the address is generic. */
+static int prefetch_load_operand(const char *op, int *generic)
+{
+    *generic = is_generic_load(op);
+    if (*generic || is_global_load(op))
+        return 1;
+    return is_async_copy(op) || is_bulk_copy(op) ? 1 : -1;
+}
+
+/* For KNOCK_PREFETCH: when the address `in->ops[o]` lies in set A, the
+ * thread's load count %kon0 goes, by red.min, into the u32 at `slot` of
+ * its 128-byte line's place in set B (knockout.h), under the instruction's
+ * own predicate; a load (`counts`) then adds one to %kon0. */
+static void emit_line_mark(sbuf *b, const insn *in, int o, int generic, int slot, int counts,
+                           const knock_layout *L, int *next)
 {
     char reg[KO_OP_LEN], rest[KO_OP_LEN];
     int a = (*next)++, lo = (*next)++, hi = (*next)++;
-    split_address(in->ops[0], reg, rest);
+    split_address(in->ops[o], reg, rest);
     sb_add(b, "\tadd.s64 %%koa%d, %s, %s;\n", a, reg, rest[0] == '+' ? rest + 1 : "0");
-    /* The bounds are allocation (generic) addresses; the prefetch's is in
-     * the global space. */
-    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", lo, L->lo);
-    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", hi, L->hi);
+    /* The bounds are allocation (generic) addresses; a prefetch's, a
+     * copy's or an ld.global's is in the global space. */
+    sb_add(b, "\t%s %%koa%d, %llu;\n", generic ? "mov.u64" : "cvta.to.global.u64", lo, L->lo);
+    sb_add(b, "\t%s %%koa%d, %llu;\n", generic ? "mov.u64" : "cvta.to.global.u64", hi, L->hi);
     sb_add(b, "\tsetp.ge.u64 %%kop%d, %%koa%d, %%koa%d;\n", a, a, lo);
     sb_add(b, "\tsetp.lt.and.u64 %%kop%d, %%koa%d, %%koa%d, %%kop%d;\n", a, a, hi, a);
     if (in->pred[0])
         sb_add(b, "\tand.pred %%kop%d, %%kop%d, %s;\n", a, a, in->pred + 1);
+    if (generic)
+        sb_add(b, "\tcvta.to.global.u64 %%koa%d, %%koa%d;\n", a, a);
+    sb_add(b, "\tand.b64 %%koa%d, %%koa%d, %d;\n", a, a, -KNOCK_LINE);
     sb_add(b, "\tadd.s64 %%koa%d, %%koa%d, %lld;\n", a, a, L->delta);
-    sb_add(b, "\tmov.u16 %%koh%d, 1;\n", a);
-    sb_add(b, "\t@%%kop%d st.global.u8 [%%koa%d], %%koh%d;\n", a, a, a);
+    sb_add(b, "\t@%%kop%d red.global.min.u32 [%%koa%d+%d], %%kon0;\n", a, a, slot);
+    if (counts)
+        sb_add(b, "\t@%%kop%d add.u32 %%kon0, %%kon0, 1;\n", a);
 }
 
 /* Bytes one st.shared writes: its type's size times its vector length. */
@@ -119,12 +149,17 @@ static int rewrite_line(sbuf *b, const char *line, enum knock_kind k, const knoc
             emit_span(b, &in, store_bytes(in.op, bytes, sizeof bytes), L, s, next);
         return 0;
     }
-    sb_add(b, "%s\n", line);
+    int generic;
     if (k == KNOCK_PREFETCH && is && starts(in.op, "prefetch.global.L2") && in.nops == 1 &&
         split_address(in.ops[0], reg, rest)) {
-        emit_prefetch_mark(b, &in, L, next);
+        emit_line_mark(b, &in, 0, 0, KNOCK_PREFETCHED_AT, 0, L, next);
+        sb_add(b, "%s\n", line);
         return 1;
     }
+    o = is && k == KNOCK_PREFETCH ? prefetch_load_operand(in.op, &generic) : -1;
+    if (o >= 0 && o < in.nops && split_address(in.ops[o], reg, rest))
+        emit_line_mark(b, &in, o, generic, KNOCK_LOADED_AT, 1, L, next);
+    sb_add(b, "%s\n", line);
     if (k == KNOCK_SHARED)
         return staged_follow(b, line, is ? &in : NULL, s, L->delta, next);
     return 0;
@@ -136,6 +171,8 @@ static void declare_registers(sbuf *b, int n)
 {
     sb_add(b, "\t.reg .b64 %%koa<%d>;\n\t.reg .pred %%kop<%d>;\n\t.reg .b16 %%koh<%d>;\n"
            "\t.reg .b32 %%kow<%d>;\n", n + 1, n + 1, n + 1, n + 1);
+    /* The thread's count of loads from set A (KNOCK_PREFETCH). */
+    sb_add(b, "\t.reg .b32 %%kon<1>;\n\tmov.u32 %%kon0, 0;\n");
 }
 
 static char **split_lines(char *text, int *n)

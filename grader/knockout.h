@@ -27,8 +27,15 @@
  *                   the data in shared memory is not affected); with a span
  *                   address, each such write also counts its address range
  *   KNOCK_VECTOR    ld.global ... .v4 sources
- *   KNOCK_PREFETCH  prefetch.global.L2: kept, and each one that falls inside
- *                   [lo, hi) also stores the byte 1 at its address + delta
+ *   KNOCK_PREFETCH  prefetch.global.L2: kept. Each thread counts, in %kon0,
+ *                   its loads that fall inside [lo, hi) (ld.global, generic
+ *                   ld, and cp.async / cp.async.bulk sources); each such
+ *                   load writes that count before it (red.min) into the u32
+ *                   at KNOCK_LOADED_AT of its 128-byte line's place in set B
+ *                   ((address & ~127) + delta), and each prefetch inside
+ *                   [lo, hi) its count into KNOCK_PREFETCHED_AT: so for
+ *                   every line, the earliest load and the earliest prefetch
+ *                   in the threads' own order (set B starts as 0xFF bytes)
  *   KNOCK_CONST     no rewrite (knockout_run.c changes the table instead)
  */
 #ifndef GRADER_KNOCKOUT_H
@@ -42,6 +49,14 @@
  * For KNOCK_SHARED, `span` (0: none) is the address of two 32-bit counters,
  * the lowest and the highest shared-memory address data was written to (a
  * copy, or a store of a loaded value): red.min and red.max after each. */
+/* KNOCK_PREFETCH's marks: per 128-byte line of set A, at its place in set
+ * B, two u32 (0xFFFFFFFF: none). A prefetch runs ahead of the load it
+ * serves when its count is below the line's first load's: the thread
+ * issued at least one other load between the two (knockout_run.c). */
+#define KNOCK_LINE 128
+#define KNOCK_LOADED_AT 0
+#define KNOCK_PREFETCHED_AT 4
+
 typedef struct knock_layout {
     long long delta;
     unsigned long long lo, hi;
@@ -50,7 +65,8 @@ typedef struct knock_layout {
 
 /* Rewrite `ptx` for kind `k`. Returns the new PTX (malloc'd; the caller
  * frees it) and sets *found to how many instructions were redirected or
- * marked; returns NULL (and *found 0) when there is nothing to rewrite or
+ * marked (KNOCK_PREFETCH: the prefetches; the loads it marks too are not
+ * counted, so a kernel with loads and no prefetch has nothing); returns NULL (and *found 0) when there is nothing to rewrite or
  * k is KNOCK_NONE / KNOCK_CONST. The first line of the result is a comment
  * "// knockout <kind> delta <delta> span <span>", which the host backend
  * reads. */

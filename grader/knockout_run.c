@@ -8,10 +8,20 @@
  * runs on A; only its mechanism reads B. Its output must then be B's
  * expected output on at least 90% of the elements: a copy that never runs, or
  * that carries a token element, leaves A's results (or a mix) behind. For an
- * L2 prefetch, which carries no data, the prefetched lines of A are marked
- * in B's half, and at least a fifth of the input's lines must be. For the
+ * L2 prefetch, which carries no data, the prefetched and the loaded lines of
+ * A are marked in B's half with each thread's count of loads so far
+ * (knockout.h): at least a fifth of the input's lines must be prefetched,
+ * and at least half of the lines both prefetched and loaded must be
+ * prefetched ahead, with the thread's count below the line's first load's.
+ * The counts are the threads' own order, not a clock, so the verdict does
+ * not depend on how warps happen to interleave: a prefetch issued right
+ * before its own load (distance 0), behind it, or L2DIST elements ahead
+ * (the line the warp loads in the same iteration) has the same count as
+ * the load, or a higher one. Where no load of a prefetched line is seen
+ * (loads the rewrite does not know), coverage alone decides. For the
  * __constant__ table, the kernel runs on B's inputs with B's table in
  * constant memory while the table's copy in global memory stays A's. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +34,12 @@
  * or 1 - distance/iterations (prefetch: the first lines of each thread's
  * run are loaded before any prefetch reaches them; lesson 11b's largest
  * distance at the stress size still covers 27%). The data rule leaves room
- * for a few outputs with a tail loaded otherwise (lesson 4's last block). */
+ * for a few outputs with a tail loaded otherwise (lesson 4's last block).
+ * Ahead: the solutions prefetch every line they prefetch ahead (100%); a
+ * prefetch at distance 0, behind, or within the iteration none (0%); half
+ * leaves room for a kernel that prefetches some lines twice. */
 #define PREFETCH_MIN_PCT 20
+#define AHEAD_MIN_PCT 50
 #define DATA_MIN_PCT 90
 /* The data written to shared memory must span at least this share of a
  * size check's bytes: a real ring spans all of them but the last thread's
@@ -58,7 +72,7 @@ static size_t bytes_of(const buffer *B)
 }
 
 /* Lay out I's buffers twice; upload A's inputs, and B's unless `b_inputs`
- * is 0 (the prefetch marks start from zeros). */
+ * is 0 (the prefetch marks: knock_once fills B's half). */
 static void arena_make(const device_ops *D, arena *ar, const instance *A, const instance *B,
                        int b_inputs)
 {
@@ -102,32 +116,46 @@ static int same_shape(const instance *A, const instance *B)
     return 1;
 }
 
-/* Percent of the inputs' 128-byte lines with a prefetch mark in B's half,
- * read in pieces of CHUNK bytes (an input may be hundreds of MiB). */
+/* The inputs' 128-byte lines (aligned, as the rewrite marks them), read
+ * in pieces of CHUNK bytes (an input may be hundreds of MiB). */
 #define CHUNK ((size_t)8 << 20)
-static int marked_pct(const device_ops *D, const arena *ar, const instance *A)
+typedef struct line_census {
+    size_t lines, prefetched, both, ahead;
+} line_census;
+
+static void census_line(line_census *c, const unsigned char *slot)
+{
+    unsigned loaded, fetched;
+    memcpy(&loaded, slot + KNOCK_LOADED_AT, sizeof loaded);
+    memcpy(&fetched, slot + KNOCK_PREFETCHED_AT, sizeof fetched);
+    c->lines++;
+    c->prefetched += fetched != 0xFFFFFFFFu;
+    c->both += fetched != 0xFFFFFFFFu && loaded != 0xFFFFFFFFu;
+    c->ahead += fetched != 0xFFFFFFFFu && loaded != 0xFFFFFFFFu && fetched < loaded;
+}
+
+static void census(const device_ops *D, const arena *ar, const instance *A, line_census *c)
 {
     static unsigned char *got;
-    if (!got && !(got = malloc(CHUNK)))
+    if (!got && !(got = malloc(CHUNK + KNOCK_LINE)))
         abort();
-    size_t lines = 0, marked = 0;
+    memset(c, 0, sizeof *c);
     for (int b = 0; b < A->nbufs; b++) {
         if (A->bufs[b].is_output)
             continue;
-        const char *at = (const char *)ar->d.a[b].ptr + ar->half;
-        size_t bytes = ar->d.a[b].bytes;
+        /* From the line that holds the first byte (it starts in the guard,
+         * inside the arena), whole lines. */
+        uintptr_t first = (uintptr_t)ar->d.a[b].ptr & ~(uintptr_t)(KNOCK_LINE - 1);
+        size_t bytes = (uintptr_t)ar->d.a[b].ptr + ar->d.a[b].bytes - first;
+        bytes = (bytes + KNOCK_LINE - 1) & ~(size_t)(KNOCK_LINE - 1);
+        const char *at = (const char *)first + ar->half;
         for (size_t off = 0; off < bytes; off += CHUNK) {
             size_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
             D->download(got, at + off, n);
-            for (size_t l = 0; l < n; l += LINE, lines++) {
-                size_t end = l + LINE < n ? l + LINE : n, i = l;
-                while (i < end && !got[i])
-                    i++;
-                marked += i < end;
-            }
+            for (size_t l = 0; l < n; l += KNOCK_LINE)
+                census_line(c, got + l);
         }
     }
-    return lines ? (int)(100 * marked / lines) : 0;
 }
 
 /* The table's copies in global memory keep A's values; every other input
@@ -209,13 +237,30 @@ static int run_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const
 static enum check_state judge_prefetch(grade_ctx *g, const arena *ar, const instance *A,
                                        char *clause, size_t len)
 {
-    int pct = marked_pct(g->D, ar, A);
-    enum check_state st = pct >= PREFETCH_MIN_PCT ? CS_HOLDS : CS_FAILS;
-    snprintf(clause, len, st == CS_HOLDS ? "its prefetches cover %d%% of the input's 128-byte "
-             "lines" : "its prefetches ran for only %d%% of the input's 128-byte lines (at "
-             "least %d%%): a prefetch that is never taken, or for a few elements, hides "
-             "nothing", pct, PREFETCH_MIN_PCT);
-    return st;
+    line_census c;
+    census(g->D, ar, A, &c);
+    int pct = c.lines ? (int)(100 * c.prefetched / c.lines) : 0;
+    int ahead = c.both ? (int)(100 * c.ahead / c.both) : 0;
+    if (pct < PREFETCH_MIN_PCT) {
+        snprintf(clause, len, "its prefetches ran for only %d%% of the input's 128-byte lines "
+                 "(at least %d%%): a prefetch that is never taken, or for a few elements, hides "
+                 "nothing", pct, PREFETCH_MIN_PCT);
+        return CS_FAILS;
+    }
+    if (!c.both) {
+        snprintf(clause, len, "its prefetches cover %d%% of the input's 128-byte lines (no "
+                 "load of those lines was seen, so whether they run ahead was not judged)", pct);
+        return CS_HOLDS;
+    }
+    if (ahead < AHEAD_MIN_PCT) {
+        snprintf(clause, len, "only %d%% of its prefetches run ahead of their line's first "
+                 "load (at least %d%%): prefetch L2DIST * BLOCKDIMX elements ahead, past what is "
+                 "loaded now", ahead, AHEAD_MIN_PCT);
+        return CS_FAILS;
+    }
+    snprintf(clause, len, "its prefetches cover %d%% of the input's 128-byte lines, %d%% of "
+             "them ahead of their load", pct, ahead);
+    return CS_HOLDS;
 }
 
 static enum check_state judge_outputs(grade_ctx *g, enum knock_kind k, const dev_set *d,
@@ -253,6 +298,9 @@ static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_k
         arena ar;
         dev_set d;
         arena_make(g->D, &ar, &A, &B, k != KNOCK_PREFETCH);
+        /* The prefetch marks are minima: none yet is all ones. */
+        if (k == KNOCK_PREFETCH)
+            g->D->fill((char *)ar.base + ar.half, 0xFF, ar.half);
         if (run_knocked(g, c, k, &ar, &A, &B, &d, clause, len) < 0)
             st = CS_FAILS;
         else if (k == KNOCK_PREFETCH)

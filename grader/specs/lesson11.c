@@ -38,7 +38,9 @@ static long no_smem(const int *knobs)
     "The exercise is the prefetch into L2: the PTX instruction prefetch.global.L2, "   \
     "issued from inline assembly (asm volatile(\"prefetch.global.L2 [%0];\" :: "      \
     "\"l\"(__cvta_generic_to_global(p)))) for the element L2DIST iterations ahead. "   \
-    "CUDA C has no function for it."
+    "CUDA C has no function for it. It must run for the stream, and ahead: the thread "  \
+    "must issue other loads between a line's prefetch and its first load (in 11b, "      \
+    "the ring's copies load PDIST iterations ahead, so L2DIST must exceed PDIST + 1)."
 
 static const exercise l2_prefetch = {
     .lesson = 11,
@@ -71,6 +73,12 @@ static const exercise l2_prefetch = {
     .bar_share = 0.6,
     .bar_floor = 1.25,
     .checks = {
+        /* The knock-out run (knockout_run.c) asks that the prefetches cover
+         * a fifth of the input's lines and that at least half of the lines
+         * they cover be prefetched before the thread's load count reaches
+         * the line's first load: distance 0, behind, or L2DIST elements
+         * ahead (tests/gpu/gaming/prefetch_now, prefetch_behind,
+         * tests/gpu/faulty/l2dist_elements) get MECHANISM. */
         {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY,
          .knock = KNOCK_PREFETCH},
         {CHECK_SMEM_BYTES, NULL, 0, no_smem,
@@ -129,6 +137,9 @@ static const exercise short_ring = {
     .bar_share = 0.6,
     .bar_floor = 1.25,
     .checks = {
+        /* As 11a's; here the line's first load is the ring's cp.async, so
+         * the prefetch is ahead only when L2DIST > PDIST + 1 (the copy of
+         * iteration j + 1 comes right after the prefetch of iteration j). */
         {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY,
          .knock = KNOCK_PREFETCH},
         {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,

@@ -15,6 +15,7 @@
  *              not judged
  *
  *   CK_RUN_SUITE=knockout build/tests/unit_tests */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -111,6 +112,11 @@ static void rewrite_all_kinds(const exercise *ex, const compiled *c, const char 
             ck_assert_msg(found <= at_most, "%s: the rewrite for %s knocked %d instructions, "
                           "more than the %d copies and stores", who, knock_name(k), found,
                           at_most);
+        /* A prefetch is judged against the loads of its lines: the
+         * rewrite must see the kernel's loads (else only coverage counts). */
+        if (k == KNOCK_PREFETCH)
+            ck_assert_msg(count_lines(ptx, "add.u32", "%kon0, %kon0, 1") > 0, "%s: the rewrite "
+                          "for %s counts none of its loads", who, knock_name(k));
         ck_assert_msg(assemble(ptx, log, sizeof log) == 0, "%s: the rewrite for %s does not "
                       "assemble:\n%.3000s", who, knock_name(k), log);
         free(ptx);
@@ -329,7 +335,43 @@ START_TEST(prefetch_marks_under_its_predicate)
     ck_assert_ptr_nonnull(strstr(out, "cvta.to.global.u64 %koa1, 65536;"));
     ck_assert_ptr_nonnull(strstr(out, "setp.lt.and.u64 %kop0, %koa0, %koa2, %kop0;"));
     ck_assert_ptr_nonnull(strstr(out, "and.pred %kop0, %kop0, !%p1;"));
-    ck_assert_ptr_nonnull(strstr(out, "@%kop0 st.global.u8 [%koa0], %koh0;"));
+    /* The thread's load count so far, at its line's place in set B. */
+    ck_assert_ptr_nonnull(strstr(out, "and.b64 %koa0, %koa0, -128;"));
+    ck_assert_ptr_nonnull(strstr(out, "add.s64 %koa0, %koa0, 4096;"));
+    ck_assert_ptr_nonnull(strstr(out, "@%kop0 red.global.min.u32 [%koa0+4], %kon0;"));
+    ck_assert_ptr_nonnull(strstr(out, ".reg .b32 %kon<1>;\n\tmov.u32 %kon0, 0;"));
+    /* A prefetch is no load: it counts nothing. */
+    ck_assert_ptr_null(strstr(out, "add.u32 %kon0"));
+    free(out);
+}
+END_TEST
+
+START_TEST(prefetch_rewrite_marks_and_counts_the_loads)
+{
+    /* A global load, a generic one and a copy's source each mark their
+     * line and count; a load from shared memory does neither. */
+    const char *ptx = ENTRY "\t@%p1 ld.global.nc.f64 \t%fd1, [%rd2+8];\n"
+                      "\tld.f32 \t%f1, [%rd3];\n\tld.shared.f32 \t%f2, [%r1];\n"
+                      "\tcp.async.ca.shared.global [%r1], [%rd5], 8, 8;\n"
+                      "\tprefetch.global.L2 [%rd4];\n\tret;\n}\n";
+    int found;
+    char *out = knockout_ptx(ptx, KNOCK_PREFETCH, &LAYOUT, &found);
+    ck_assert_int_eq(found, 1);
+    ck_assert_ptr_nonnull(strstr(out, "add.s64 %koa0, %rd2, 8;"));
+    ck_assert_ptr_nonnull(strstr(out, "and.pred %kop0, %kop0, %p1;"));
+    ck_assert_ptr_nonnull(strstr(out, "@%kop0 red.global.min.u32 [%koa0+0], %kon0;\n"
+                                      "\t@%kop0 add.u32 %kon0, %kon0, 1;"));
+    /* The generic load is compared with the generic bounds, then marks its
+     * global address. */
+    ck_assert_ptr_nonnull(strstr(out, "add.s64 %koa3, %rd3, 0;\n\tmov.u64 %koa4, 65536;"));
+    ck_assert_ptr_nonnull(strstr(out, "cvta.to.global.u64 %koa3, %koa3;"));
+    ck_assert_ptr_nonnull(strstr(out, "add.s64 %koa6, %rd5, 0;"));
+    ck_assert_ptr_nonnull(strstr(out, "@%kop6 add.u32 %kon0, %kon0, 1;"));
+    ck_assert_ptr_nonnull(strstr(out, "@%kop9 red.global.min.u32 [%koa9+4], %kon0;"));
+    ck_assert_int_eq(count_lines(out, "add.u32", "%kon0, %kon0, 1"), 3);
+    /* Every original line stays, unchanged. */
+    ck_assert_ptr_nonnull(strstr(out, "\t@%p1 ld.global.nc.f64 \t%fd1, [%rd2+8];\n"));
+    ck_assert_ptr_nonnull(strstr(out, "\tcp.async.ca.shared.global [%r1], [%rd5], 8, 8;\n"));
     free(out);
 }
 END_TEST
@@ -487,25 +529,111 @@ START_TEST(buffer_mostly_unused_is_mechanism)
 }
 END_TEST
 
-/* A prefetch marks the byte at its address + delta, one per 128-byte line
- * of x and y, or for the first line only. */
-static void prefetch(host_call *c, int lines)
+/* What the rewritten PTX of a prefetch kernel writes (knockout.h), modelled:
+ * at its line's place in set B, the lowest load count of the thread that
+ * loads it or prefetches it. */
+static void mark(const host_call *c, const void *at, int slot, unsigned count)
+{
+    uintptr_t line = ((uintptr_t)at & ~(uintptr_t)(KNOCK_LINE - 1)) + (uintptr_t)c->delta;
+    unsigned *m = (unsigned *)(line + (uintptr_t)slot);
+    if (count < *m)
+        *m = count;
+}
+
+/* A loop of `threads` threads over x and y (element i = t + j * threads),
+ * one prefetch of x and y per 128-byte line, `dist` elements ahead of the
+ * element it loads (before or after its loads); `ring` > 0: the loads are
+ * copies into a ring `ring` iterations ahead, issued before the prefetch
+ * (lesson 11b); `once`: prefetch in the first iteration only; `seen` 0:
+ * the loads are ones the rewrite does not know (no load marks). */
+typedef struct loop_shape {
+    int threads, dist, after, ring, once, seen;
+} loop_shape;
+
+static void load_at(const host_call *c, const loop_shape *s, int e, unsigned *count)
+{
+    axpy_args A = axpy_of(c);
+    if (e >= A.n || !s->seen)
+        return;
+    mark(c, &A.x[e], KNOCK_LOADED_AT, (*count)++);
+    mark(c, &A.y[e], KNOCK_LOADED_AT, (*count)++);
+}
+
+static void prefetch_at(const host_call *c, const loop_shape *s, int t, int i, unsigned count)
+{
+    axpy_args A = axpy_of(c);
+    int e = i + s->dist;
+    if (t % 32 || e < 0 || e >= A.n || (s->once && i != t))
+        return;
+    mark(c, &A.x[e], KNOCK_PREFETCHED_AT, count);
+    mark(c, &A.y[e], KNOCK_PREFETCHED_AT, count);
+}
+
+static void prefetch_loop(host_call *c, const loop_shape *s)
 {
     axpy_args A = axpy_of(c);
     plain(c);
-    for (int i = 0; c->delta && i < A.n && i / 32 < lines; i += 32) {
-        *((char *)&A.x[i] + c->delta) = 1;
-        *((char *)&A.y[i] + c->delta) = 1;
+    for (int t = 0; c->delta && t < s->threads; t++) {
+        unsigned count = 0;
+        for (int k = 0; k < s->ring; k++)
+            load_at(c, s, t + k * s->threads, &count);
+        for (int i = t; i < A.n; i += s->threads) {
+            if (!s->after)
+                prefetch_at(c, s, t, i, count);
+            load_at(c, s, i + s->ring * s->threads, &count);
+            if (s->after)
+                prefetch_at(c, s, t, i, count);
+        }
     }
 }
-static void prefetch_all(host_call *c) { prefetch(c, 1 << 30); }
-static void prefetch_first(host_call *c) { prefetch(c, 1); }
+
+/* Lesson 11a's solution: 4 iterations ahead, before the load. */
+static void prefetch_all(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 4 * 32, .seen = 1});
+}
+/* Lesson 11b's: a ring of 2, the prefetch 8 iterations ahead after the copy. */
+static void prefetch_ring(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 8 * 32, .after = 1, .ring = 2, .seen = 1});
+}
+static void prefetch_first(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 4 * 32, .once = 1, .seen = 1});
+}
+static void prefetch_now(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 0, .seen = 1});
+}
+static void prefetch_behind(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = -4 * 32, .after = 1,
+                                   .seen = 1});
+}
+/* L2DIST elements ahead: the line the warp loads in this iteration. */
+static void prefetch_elements(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 4, .seen = 1});
+}
+/* Lesson 11b with L2DIST at PDIST: behind the ring's copies. */
+static void prefetch_behind_ring(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 2 * 32, .after = 1, .ring = 2, .seen = 1});
+}
+static void prefetch_unseen_loads(host_call *c)
+{
+    prefetch_loop(c, &(loop_shape){.threads = 32, .dist = 0, .seen = 0});
+}
 
 START_TEST(prefetch_of_most_lines_holds)
 {
     grade_knocked(&t_prefetch, prefetch_ptx, plain, prefetch_all, &R);
     expect(&R, OUT_PASS, NULL);
-    ck_assert_ptr_nonnull(strstr(R.checks[0].what, "cover 100% of the input's"));
+    ck_assert_ptr_nonnull(strstr(R.checks[0].what, "cover 87% of the input's 128-byte lines, "
+                                                   "100% of them ahead of their load"));
+    grade_knocked(&t_prefetch, prefetch_ptx, plain, prefetch_ring, &R);
+    expect(&R, OUT_PASS, NULL);
+    ck_assert_ptr_nonnull(strstr(R.checks[0].what, "100% of them ahead of their load"));
 }
 END_TEST
 
@@ -515,6 +643,27 @@ START_TEST(prefetch_of_a_token_line_is_mechanism)
     expect(&R, OUT_MECHANISM, "its prefetches ran for only 3%");
     grade_knocked(&t_prefetch, prefetch_ptx, plain, NULL, &R);
     expect(&R, OUT_MECHANISM, "its prefetches ran for only 0%");
+}
+END_TEST
+
+START_TEST(prefetch_not_ahead_of_its_load_is_mechanism)
+{
+    /* Every line covered, none ahead: distance 0, behind the load, within
+     * the iteration, behind the ring's copies. */
+    host_fn fns[] = {prefetch_now, prefetch_behind, prefetch_elements, prefetch_behind_ring};
+    for (size_t f = 0; f < sizeof fns / sizeof *fns; f++) {
+        grade_knocked(&t_prefetch, prefetch_ptx, plain, fns[f], &R);
+        expect(&R, OUT_MECHANISM, "of its prefetches run ahead of their line's first load (at "
+                                  "least 50%)");
+    }
+}
+END_TEST
+
+START_TEST(prefetch_with_no_load_seen_is_judged_by_coverage)
+{
+    grade_knocked(&t_prefetch, prefetch_ptx, plain, prefetch_unseen_loads, &R);
+    expect(&R, OUT_PASS, NULL);
+    ck_assert_ptr_nonnull(strstr(R.checks[0].what, "whether they run ahead was not judged"));
 }
 END_TEST
 
@@ -641,6 +790,7 @@ Suite *knockout_suite(void)
     tcase_add_test(tc, copies_are_redirected_in_place);
     tcase_add_test(tc, shared_store_takes_a_twin_the_registers_keep_the_load);
     tcase_add_test(tc, prefetch_marks_under_its_predicate);
+    tcase_add_test(tc, prefetch_rewrite_marks_and_counts_the_loads);
     tcase_add_loop_test(tc, solution_rewrites_and_assembles, 0, n_knocked);
     tcase_add_test(tc, gaming_kernels_exist);
     tcase_add_loop_test(tc, gaming_kernel_passes_text_checks_and_rewrites, 0, n_gaming);
@@ -657,6 +807,8 @@ Suite *knockout_suite(void)
     tcase_add_test(tc, buffer_mostly_unused_is_mechanism);
     tcase_add_test(tc, prefetch_of_most_lines_holds);
     tcase_add_test(tc, prefetch_of_a_token_line_is_mechanism);
+    tcase_add_test(tc, prefetch_not_ahead_of_its_load_is_mechanism);
+    tcase_add_test(tc, prefetch_with_no_load_seen_is_judged_by_coverage);
     tcase_add_test(tc, constant_table_read_from_constant_memory_holds);
     tcase_add_test(tc, constant_table_read_from_its_global_copy_is_mechanism);
     tcase_add_test(tc, without_a_gpu_the_data_path_is_not_judged);
