@@ -429,6 +429,14 @@ unsigned diagnose_ptx(const char *ptx)
     return found;
 }
 
+unsigned diagnose_exercise(const exercise *ex, const char *ptx)
+{
+    unsigned found = diagnose_ptx(ptx);
+    if (ex->lesson < 5 || ex->lesson > 12)
+        found &= ~(unsigned)DIAG_COPY_OF_LOAD;
+    return found;
+}
+
 static const struct hint {
     unsigned diag;
     const char *text;

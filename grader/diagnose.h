@@ -29,6 +29,7 @@
 #define GRADER_DIAGNOSE_H
 
 #include <stddef.h>
+#include "spec.h"
 
 enum diag {
     DIAG_COPY_OF_LOAD = 1u << 0,
@@ -39,6 +40,12 @@ enum diag {
 
 /* The patterns (enum diag bits) in `ptx`; 0 for none or no PTX. */
 unsigned diagnose_ptx(const char *ptx);
+
+/* The patterns of diagnose_ptx that mean something for exercise `ex`: a
+ * register copied from a pending load is a fault only in a prefetch ring
+ * (lessons 5-12); elsewhere (lesson 15's softmax, say) `v = ok ? x[j] :
+ * -inf` compiles to the same copy and costs nothing. What grading uses. */
+unsigned diagnose_exercise(const exercise *ex, const char *ptx);
 
 /* A pattern's name for tools ("copy_of_pending_load", ...); NULL for a
  * value that is not one pattern's bit. */

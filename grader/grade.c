@@ -157,7 +157,7 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
 
     find_device(&g);
     compile_all(&g, c);
-    r->diags = diagnose_ptx(c[V_STUDENT].ptx);   /* for a hang's message and the hints */
+    r->diags = diagnose_exercise(ex, c[V_STUDENT].ptx);   /* for a hang's message and the hints */
     kout_know_asserts(c[V_STUDENT].ptx);          /* a failed assert's reason, if CUDA is mute */
     load_all(&g, c);
     read_resources(&g, c);
