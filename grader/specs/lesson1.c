@@ -51,6 +51,7 @@ static const exercise shared_hog = {
     .check_sizes = { 1, 127, 1000, 4097, (size_t)1 << 20, 0 },
     .time_size = (size_t)1 << 25, /* 32M floats: 256 MiB read + written */
     .build = shared_hog_build,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-5,
     .atol = 1e-6,
     /* One 4-byte load in flight per thread, so bandwidth grows with resident
@@ -141,6 +142,7 @@ static const exercise register_hog = {
     .check_sizes = { 64, 64 * 1000, 64 * 4099, 64 * 65540, 0 },
     .time_size = (size_t)1 << 25, /* 32M floats: 256 MiB read + written */
     .build = register_hog_build,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-5,
     .atol = 1e-6,
     /* Each thread has one 4-byte load in flight (a store may alias the next

@@ -48,6 +48,7 @@ static const exercise bulk_ring = {
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_bulk_ring,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* Calibration: ten gradings on an NVIDIA H100 80GB HBM3, 2026-11-23
