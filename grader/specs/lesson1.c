@@ -55,9 +55,10 @@ static const exercise shared_hog = {
     .rtol = 1e-5,
     .atol = 1e-6,
     /* One 4-byte load in flight per thread, so bandwidth grows with resident
-     * warps until Little's law is met. On the H100 (2026-11-23, grader/calibration/): the stub at 25%
-     * occupancy took 0.361 ms, the solution at 100% 0.162 ms (2.23x); the
-     * bar came to 1.62x. */
+     * warps until Little's law is met. On the H100 (2026-11-23,
+     * grader/calibration/h100-2026-11-23-c.md): the stub at 25% occupancy
+     * took 0.360 ms, the solution at 100% 0.162 ms (2.22-2.23x); the bar
+     * came to 1.61x. */
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
     .bar_floor = 1.5,
@@ -147,8 +148,9 @@ static const exercise register_hog = {
     .atol = 1e-6,
     /* Each thread has one 4-byte load in flight (a store may alias the next
      * load), so the stub at 12.5% occupancy has 1 KB in flight per SM
-     * against 8 KB for the solution at 100%. On the H100 (2026-11-23, grader/calibration/):
-     * 0.446 ms against 0.115 ms (3.89x); the bar came to 2.44x. */
+     * against 8 KB for the solution at 100%. On the H100 (2026-11-23,
+     * grader/calibration/h100-2026-11-23-c.md): 0.445 ms against 0.115 ms
+     * (3.87-3.88x); the bar came to 2.44x. */
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
     .bar_floor = 1.5,

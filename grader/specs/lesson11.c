@@ -35,10 +35,14 @@ static long no_smem(const int *knobs)
 }
 
 #define PF_WHY                                                                         \
-    "The exercise is the prefetch into L2: the PTX instruction prefetch.global.L2, "   \
-    "issued from inline assembly (asm volatile(\"prefetch.global.L2 [%0];\" :: "      \
-    "\"l\"(__cvta_generic_to_global(p)))) for the element L2DIST iterations ahead. "   \
-    "CUDA C has no function for it."
+    "The exercise is the prefetch into L2: the PTX instruction prefetch.global.L2 "    \
+    "for the element L2DIST iterations ahead, from inline assembly (asm volatile("    \
+    "\"prefetch.global.L2 [%0];\" :: \"l\"(__cvta_generic_to_global(p)))) or from "   \
+    "libcu++ (cuda::apply_access_property(p, 128, cuda::access_property::normal{}) "  \
+    "from <cuda/annotated_ptr>, which emits prefetch.global.L2::evict_normal per "    \
+    "128-byte line on compute capability 8.0 and newer, and nothing on older GPUs; "  \
+    "not access_property::persisting, whose evict_last asks L2 to keep lines this "  \
+    "loop reads only once)."
 
 static const exercise l2_prefetch = {
     .lesson = 11,
