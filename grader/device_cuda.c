@@ -140,19 +140,19 @@ static size_t chase_offset(size_t k)
 }
 
 /* Write the chain into `buf`: hop k holds the address of hop k+1, the last
- * the first. */
+ * the first. One small copy per hop, from pinned memory so that they queue
+ * without waiting for each other. */
 static void chase_build(char *buf, size_t hops)
 {
-    uint64_t *next = malloc(hops * sizeof *next);
-    if (!next)
-        cuda_fail(cudaErrorMemoryAllocation, "malloc (the latency chase)", __FILE__, __LINE__);
+    uint64_t *next;
+    CUDA_CHECK(cudaMallocHost((void **)&next, hops * sizeof *next));
     for (size_t k = 0; k < hops; k++) {
         next[k] = (uint64_t)(uintptr_t)(buf + chase_offset((k + 1) % hops));
         CUDA_CHECK(cudaMemcpyAsync(buf + chase_offset(k), &next[k], sizeof next[k],
                                    cudaMemcpyHostToDevice, 0));
     }
     CUDA_CHECK(cudaStreamSynchronize(0));
-    free(next);
+    CUDA_CHECK(cudaFreeHost(next));
 }
 
 /* Time the chase; 0 when the chase module does not load or launch (the
