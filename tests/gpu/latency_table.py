@@ -58,7 +58,9 @@ def bytes_per_thread(rec, run):
         # the ring in local memory: each load waits for its st.local, one at a time
         "rolling_direct": (8, 8),
         "rolling_regs": (8, 8 * p),
-        "rolling_smem": (8, 8 * p),
+        # synchronous loads into shared memory: each store waits for its load,
+        # so the ring never has a refill in flight (lesson 8)
+        "rolling_smem": (8, 8),
         # the stub's ring is filled by synchronous loads: one at a time
         "rolling_async": (8, 8 * p),
         "padded": (8 * p, 8 * p),                    # the stub's ring is asynchronous
