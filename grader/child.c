@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "child.h"
+#include "diagnose.h"
 
 result *g_result;
 
@@ -50,6 +51,7 @@ void child_fail(enum outcome o, const char *detail, const char *fmt, ...)
     va_start(ap, fmt);
     vsay(r, o, fmt, ap);
     va_end(ap);
+    r->stopped = o;    /* a fact for verdict_decide (verdict.h) */
     if (detail) {
         snprintf(r->detail, sizeof r->detail, "%s", detail);
         size_t n = strlen(r->detail);
@@ -74,16 +76,15 @@ static void died(result *r, int status, double timeout_s, int timed_out)
 {
     const char *stage = r->stage[0] ? r->stage : "starting";
     if (timed_out) {
-        r->outcome = OUT_HANG;
+        r->outcome = r->stopped = OUT_HANG;
         snprintf(r->message, sizeof r->message,
                  "Grading did not finish within %.0f s; it was %s. If that is your kernel "
-                 "running, it probably never ends: a loop whose exit condition never "
-                 "becomes true, or a __syncthreads() that only some threads reach.",
-                 timeout_s, stage);
+                 "running, it probably never ends. %s", timeout_s, stage,
+                 diagnose_hang(r->diags));
         return;
     }
     if (WIFSIGNALED(status)) {
-        r->outcome = OUT_CRASH;
+        r->outcome = r->stopped = OUT_CRASH;
         snprintf(r->message, sizeof r->message,
                  "The grading process died from signal %d (%s) while %s. Run it again with "
                  "SANITIZE=1 to look for bad memory accesses.", WTERMSIG(status),
@@ -91,7 +92,7 @@ static void died(result *r, int status, double timeout_s, int timed_out)
         return;
     }
     if (r->outcome == OUT_NOT_RUN) {
-        r->outcome = OUT_INTERNAL;
+        r->outcome = r->stopped = OUT_INTERNAL;
         snprintf(r->message, sizeof r->message,
                  "The grading process exited (status %d) without a result while %s.",
                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, stage);

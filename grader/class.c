@@ -284,7 +284,7 @@ static void grade_exercises(class_run *run, class_student *st, const submission 
         memset(r, 0, sizeof *r);
         double t0 = now_s(), left = run->budget_s - (t0 - start);
         if (!sub->data[i]) {
-            r->outcome = OUT_MISSING;
+            r->outcome = r->stopped = OUT_MISSING;   /* a stop (verdict.h) */
             if (sub->missing_why[i][0])
                 snprintf(r->message, sizeof r->message, "%s is not in the submission: %s.",
                          ex->file, sub->missing_why[i]);

@@ -55,7 +55,9 @@ int nvrtc_target_for(int cc, char *target, size_t len);
 /* Compile `path` (read from disk; also the name compile errors show) for
  * compute capability `cc`, with -D<knob>=<value> for each of ex's knobs. The
  * file must define the entry point `kernel`. Always fills `out`; free with
- * compiled_free. */
+ * compiled_free. For one file outside an exercise's versions (the tests,
+ * tools): an exercise's files are compiled through compile_jobs.h, which
+ * holds the student's file to its folder. */
 void compile_file(const char *path, const exercise *ex, const char *kernel,
                   const int *knobs, int cc, compiled *out);
 
@@ -64,6 +66,10 @@ void compile_file(const char *path, const exercise *ex, const char *kernel,
  * for jobs[i], exactly as compile_file would. */
 void compile_files(const compile_job *jobs, int n, compiled *out);
 void compiled_free(compiled *c);
+
+/* How kernel files are compiled: compile_files's contract, or a device
+ * backend's stand-in for it in the CPU tests (device.h). */
+typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
 
 /* How long one compile may take (default 30 s, or $GRADER_COMPILE_TIMEOUT)
  * and how much address space it may add (default 2 GiB). A compile over the

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cuda_check.h"
+#include "kernel_output.h"
 
 const char *cuda_error_meaning(cudaError_t e)
 {
@@ -78,8 +79,15 @@ enum outcome cuda_error_outcome(cudaError_t e)
 
 void cuda_fail(cudaError_t e, const char *call, const char *file, int line)
 {
-    char detail[512];
+    char detail[512], assertion[700];
     snprintf(detail, sizeof detail, "failing call: %s\n at %s:%d", call, file, line);
+    /* The reason a student needs: which assert, where (kernel_output.h). */
+    if (e == cudaErrorAssert && kout_assertion(assertion, sizeof assertion))
+        child_fail(OUT_CRASH, detail, "While %s: an assert in the kernel failed: %s. The "
+                   "launch stopped there (%s): the condition was false at this size, so "
+                   "check what it assumes about n, the grid and the block.",
+                   g_result && g_result->stage[0] ? g_result->stage : "starting", assertion,
+                   cudaGetErrorName(e));
     child_fail(cuda_error_outcome(e), detail, "While %s: %s (%s). This means %s",
                g_result && g_result->stage[0] ? g_result->stage : "starting",
                cudaGetErrorName(e), cudaGetErrorString(e), cuda_error_meaning(e));

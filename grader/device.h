@@ -67,6 +67,12 @@ typedef struct device_ops {
      * outcome class with `log` holding the failing call, the error and the
      * loader's own log (a JIT "too much shared data" line, for instance). */
     int (*load)(const compiled *c, const char *name, kernel *k, char *log, size_t len);
+    /* Load c with its PTX replaced by `ptx` (a rewritten copy, knockout.h),
+     * compiled for this device at load time with at most max_regs registers
+     * per thread (0: no limit), so the copy launches wherever c does:
+     * load's contract. */
+    int (*load_ptx)(const compiled *c, const char *ptx, int max_regs, const char *name,
+                    kernel *k, char *log, size_t len);
     void (*unload)(kernel *k);
     void (*limits)(const kernel *k, kernel_limits *kl);
 
@@ -104,6 +110,10 @@ typedef struct device_ops {
      * timeout_s. Timed: the kernel alone, between events. */
     launch_result (*launch)(const kernel *k, const instance *I, void **argp, int timed,
                             double timeout_s);
+
+    /* Wait for the device, so what kernels printed reaches stdout (device
+     * printf is delivered at synchronisation points). May be NULL. */
+    void (*sync)(void);
 } device_ops;
 
 extern const device_ops device_cuda;

@@ -225,17 +225,20 @@ static int load_failed(cudaError_t e, const char *call, const char *jit, char *l
     return cuda_error_outcome(e);
 }
 
-static int cuda_load(const compiled *c, const char *name, kernel *k, char *log, size_t len)
+/* Load a cubin, or PTX the driver compiles for this GPU, with at most
+ * max_regs registers per thread (0: as the image says). */
+static int load_image(const void *image, unsigned max_regs, const char *name, kernel *k,
+                      char *log, size_t len)
 {
     static char jit[8192];
     jit[0] = 0;
-    enum cudaJitOption opt[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes};
-    void *val[] = {jit, (void *)(uintptr_t)sizeof jit};
-    const void *image = c->cubin ? (const void *)c->cubin : (const void *)c->ptx;
+    enum cudaJitOption opt[] = {cudaJitErrorLogBuffer, cudaJitErrorLogBufferSizeBytes,
+                                cudaJitMaxRegisters};
+    void *val[] = {jit, (void *)(uintptr_t)sizeof jit, (void *)(uintptr_t)max_regs};
     cudaLibrary_t lib = NULL;
     cudaKernel_t fn = NULL;
     memset(k, 0, sizeof *k);
-    cudaError_t e = cudaLibraryLoadData(&lib, image, opt, val, 2, NULL, NULL, 0);
+    cudaError_t e = cudaLibraryLoadData(&lib, image, opt, val, max_regs ? 3 : 2, NULL, NULL, 0);
     if (e != cudaSuccess)
         return load_failed(e, "cudaLibraryLoadData", jit, log, len);
     /* Loading may be lazy: a module the GPU cannot hold fails here. */
@@ -247,6 +250,19 @@ static int cuda_load(const compiled *c, const char *name, kernel *k, char *log, 
     k->lib = lib;
     k->fn = fn;
     return 0;
+}
+
+static int cuda_load(const compiled *c, const char *name, kernel *k, char *log, size_t len)
+{
+    return load_image(c->cubin ? (const void *)c->cubin : (const void *)c->ptx, 0, name, k,
+                      log, len);
+}
+
+static int cuda_load_ptx(const compiled *c, const char *ptx, int max_regs, const char *name,
+                         kernel *k, char *log, size_t len)
+{
+    (void)c;
+    return load_image(ptx, max_regs > 0 ? (unsigned)max_regs : 0, name, k, log, len);
 }
 
 static void cuda_unload(kernel *k)
@@ -389,6 +405,8 @@ static launch_result cuda_launch(const kernel *k, const instance *I, void **argp
         cudaError_t e = cudaEventQuery(e1);
         if (e == cudaSuccess)
             break;
+        if (e == cudaErrorAssert)
+            (void)cudaDeviceSynchronize();   /* delivers the assert's own line */
         if (e != cudaErrorNotReady)
             cuda_fail(e, "the kernel, while it ran (the error surfaced at cudaEventQuery)",
                       __FILE__, __LINE__);
@@ -407,11 +425,17 @@ static launch_result cuda_launch(const kernel *k, const instance *I, void **argp
     return L;
 }
 
+static void cuda_sync(void)
+{
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
 const device_ops device_cuda = {
     .name = "cuda",
     .probe = cuda_probe,
     .compile = compile_files,
     .load = cuda_load,
+    .load_ptx = cuda_load_ptx,
     .unload = cuda_unload,
     .limits = cuda_limits,
     .resources = cuda_resources,
@@ -425,4 +449,5 @@ const device_ops device_cuda = {
     .fill = cuda_fill,
     .constant_slot = cuda_constant_slot,
     .launch = cuda_launch,
+    .sync = cuda_sync,
 };

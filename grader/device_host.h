@@ -7,7 +7,10 @@
  * exactly as cudaLaunchKernel gets them. Device memory is host memory. The
  * function sets its own simulated time, may "fault" with a cudaError_t, and
  * may run past the launch limit, so every path of grading is reachable
- * without a GPU: the judgement code above the backend is the real one. */
+ * without a GPU: the judgement code above the backend is the real one.
+ * A file on disk that no module stands for is compiled by compile.c itself
+ * (NVRTC needs no GPU), so a hostile file meets every rule it would meet on
+ * a GPU; one that passes them all cannot run here (INTERNAL). */
 #ifndef GRADER_DEVICE_HOST_H
 #define GRADER_DEVICE_HOST_H
 
@@ -20,6 +23,10 @@ typedef struct host_call {
     int timed;
     double ms;                 /* the kernel sets its simulated time (default 0.01) */
     int fault;                 /* a cudaError_t the "kernel" raised; 0 none */
+    long long delta;           /* a knock-out copy (knockout.h): set B's inputs lie this
+                                  many bytes after A's; 0 for the kernel itself */
+    unsigned *span;            /* KNOCK_SHARED's counters (lowest, highest shared
+                                  address written with data); NULL otherwise */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);
@@ -35,6 +42,9 @@ typedef struct host_module {
     const char *path;          /* the file it stands for */
     const char *kernel;        /* its entry point */
     host_fn fn;
+    host_fn knocked;           /* the kernel as knockout.h rewrites it (its mechanism
+                                  reads at +delta); NULL: the rewrite changes nothing,
+                                  as for a mechanism off the data path */
     const char *ptx;           /* what the mechanism checks read */
     resources res;             /* what ptxas would have reported */
     int max_threads;           /* __launch_bounds__; 0: the GPU's 1024 */

@@ -7,10 +7,14 @@
  * otherwise it ends the child through child_fail (child.h). */
 #include <stdio.h>
 #include <string.h>
+#include "compile_jobs.h"
+#include "diagnose.h"
 #include "grade_internal.h"
+#include "kernel_output.h"
 #include "limits.h"
 #include "mechanism.h"
 #include "reference.h"
+#include "verdict.h"
 
 void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
                   char *path, size_t len)
@@ -80,43 +84,23 @@ void student_folder(const exercise *ex, const char *path, char *dir, size_t len)
 }
 
 /* Compile the three versions at once (each in its own bounded child), or
- * read the reference's PTX in a student copy; stop at the first failure. */
+ * read the reference's PTX in a student copy (compile_jobs.h: the path
+ * every command takes); stop at the first failure. */
 static void compile_all(grade_ctx *g, compiled c[N_VARIANTS])
 {
-    char path[N_VARIANTS][1024], folder[1024];
-    compile_job jobs[N_VARIANTS];
-    enum variant which[N_VARIANTS];
-    int n = 0, compiled_ref = reference_is_compiled(g->o);
-    for (int v = 0; v < N_VARIANTS; v++) {
-        variant_path(g->ex, v, g->o, path[v], sizeof path[v]);
-        if (v == V_SOLUTION && compiled_ref)
-            continue;
-        /* Named as the student knows the file, in every message. */
-        jobs[n] = (compile_job){.path = path[v], .name = shown_path(path[v], g->o), .ex = g->ex,
-                                .kernel = variant_kernel(g->ex, v), .knobs = g->knobs,
-                                .cc = g->dev.cc};
-        which[n++] = v;
-    }
-    student_folder(g->ex, path[V_STUDENT], folder, sizeof folder);
-    jobs[V_STUDENT].within = folder[0] ? folder : NULL;   /* V_STUDENT's job is job 1 */
-    compiled out[N_VARIANTS];
+    const char *kernel[N_VARIANTS];
+    char path[1024];
     set_stage("compiling the three versions");
-    g->D->compile(jobs, n, out);
-    for (int j = 0; j < n; j++)
-        c[which[j]] = out[j];
-    if (compiled_ref) {
-        /* A student copy: no solutions/, the reference comes compiled. */
-        reference_source(g->ex, g->o, path[V_SOLUTION], sizeof path[V_SOLUTION]);
-        set_stage("reading the compiled reference %s", shown_path(path[V_SOLUTION], g->o));
-        if (reference_load(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, &c[V_SOLUTION],
-                           &g->ref_kernel, g->ref_note, sizeof g->ref_note) < 0)
-            compile_failed(V_SOLUTION, &c[V_SOLUTION], shown_path(path[V_SOLUTION], g->o));
-    }
-    /* A course file that does not build comes first: then nothing the
-     * student does can be graded. */
-    for (int v = 0; v < N_VARIANTS; v++)
-        if (!c[v].ok)
-            compile_failed(v, &c[v], shown_path(path[v], g->o));
+    int v = exercise_compile(g->ex, g->knobs, g->o, g->dev.cc, g->D->compile, JOB_ALL, c,
+                             kernel, g->ref_note, sizeof g->ref_note);
+    g->ref_kernel = kernel[V_SOLUTION];
+    if (v < 0)
+        return;
+    if (v == V_SOLUTION)
+        reference_source(g->ex, g->o, path, sizeof path);
+    else
+        variant_path(g->ex, v, g->o, path, sizeof path);
+    compile_failed(v, &c[v], shown_path(path, g->o));
 }
 
 static void load_all(grade_ctx *g, const compiled c[N_VARIANTS])
@@ -174,6 +158,8 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
 
     find_device(&g);
     compile_all(&g, c);
+    r->diags = diagnose_ptx(c[V_STUDENT].ptx);   /* for a hang's message and the hints */
+    kout_know_asserts(c[V_STUDENT].ptx);          /* a failed assert's reason, if CUDA is mute */
     load_all(&g, c);
     read_resources(&g, c);
     /* For the report's list of checks, holding or not, whatever comes next. */
@@ -187,15 +173,16 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
         }
     }
     check_correctness(&g);
+    r->correct = 1;
+    judge_data_path(&g, &c[V_STUDENT]);
 
-    char what[512];
-    int failed = first_failed_check(ex, &c[V_STUDENT], &r->res[V_STUDENT], knobs, what,
-                                    sizeof what);
-    enum speed s = SPEED_UNGRADED;
     if (!o->correctness_only)
-        s = time_and_judge(&g);
-    say_verdict(&g, s, failed, what);
-    reference_stand_in_verdict(r, g.ref_note);
+        time_and_judge(&g);
+    /* The last facts, then the one verdict (verdict.h). */
+    snprintf(r->ref_stand_in, sizeof r->ref_stand_in, "%s", g.ref_note);
+    if (o->ncu)
+        r->ncu = *o->ncu;
+    verdict_say(ex, r);
 
     for (int v = 0; v < N_VARIANTS; v++) {
         g.D->unload(&g.k[v]);

@@ -15,6 +15,8 @@ typedef struct grade_opts {
     double time_budget_s;        /* timing rounds per exercise, roughly */
     int correctness_only;        /* no timing (e.g. under compute-sanitizer) */
     const struct device_ops *device; /* NULL: the GPU, through CUDA (device.h) */
+    const ncu_evidence *ncu;     /* what Nsight Compute counted before grading; NULL: not
+                                    run (make check NCU=1 runs it) */
 } grade_opts;
 
 /* Grade `ex` with knob values `knobs` into `r`. Runs in the child: returns

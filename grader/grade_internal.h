@@ -6,7 +6,8 @@
  *                    after it (guards, inputs, outputs); the correctness runs
  *   grade_time.c     timing on two rotated input sets, remeasuring near the
  *                    bar, and verifying every set afterwards
- *   grade_verdict.c  the physical floor and the speed verdict's words
+ *   grade_verdict.c  the physical floor; the one verdict (verdict.h)
+ *   knockout_run.c   whether each mechanism is on the data path (knockout.h)
  *
  * Every stage ends the child through child_fail when the exercise cannot go
  * on; the functions here return only when it can. */
@@ -57,14 +58,21 @@ void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
  * each run checked (guards, inputs, outputs); the student's kernel first. */
 void check_correctness(grade_ctx *g);
 
-/* grade_time.c */
+/* knockout_run.c */
 
-enum speed { SPEED_PASS, SPEED_FAIL, SPEED_UNGRADED };
+/* For every check of the exercise that names a knock-out kind and holds on
+ * the text or size: run the student's kernel once with that mechanism fed
+ * from a second input set (knockout.h) and keep the check holding only if
+ * the results came through it. Updates g->r->checks (state and what). */
+void judge_data_path(grade_ctx *g, const compiled *student);
+
+/* grade_time.c */
 
 /* Time the three versions interleaved on two input sets, verify each
  * set afterwards, hold the student's time against the physical floor, and
- * fill r's times, measure and bar. Returns the student's speed verdict. */
-enum speed time_and_judge(grade_ctx *g);
+ * fill r's times, measure, bar, and the facts the verdict reads: whether the
+ * student's measure clears the bar, and whether the reference's does. */
+void time_and_judge(grade_ctx *g);
 
 /* grade_verdict.c */
 
@@ -73,9 +81,6 @@ enum speed time_and_judge(grade_ctx *g);
  * physical_floor_ms). */
 void check_physical_floor(grade_ctx *g, double bytes, double ms);
 
-/* Say the final verdict in r: the speed (PASS, PASS*, SLOW), or MECHANISM
- * naming the missing mechanism (failed >= 0, `what` says what was found)
- * followed by what the speed was. */
-void say_verdict(grade_ctx *g, enum speed s, int failed, const char *what);
+/* The verdict itself is verdict.h's: verdict_say, once, at the end. */
 
 #endif

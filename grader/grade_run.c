@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 #include "grade_internal.h"
+#include "diagnose.h"
+#include "kernel_output.h"
 #include "limits.h"
 #include "verify.h"
 
@@ -85,15 +87,13 @@ double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, i
     if (timed)
         g->D->flush_l2(&g->dev);
     dev_set_args(d, I, argp);
+    kout_trim();
     launch_result L = g->D->launch(&g->k[v], I, argp, timed, g->o->launch_timeout_s);
     if (L.status == LAUNCH_REFUSED)
         refused(g, v, I, &L);
     if (L.status == LAUNCH_HUNG)
-        child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s. A "
-                   "kernel that never ends usually has a loop whose exit condition never "
-                   "becomes true (check the loop variable and its step), or a "
-                   "__syncthreads() that only some threads reach.", g->r->stage,
-                   g->o->launch_timeout_s);
+        child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s. %s",
+                   g->r->stage, g->o->launch_timeout_s, diagnose_hang(g->r->diags));
     return L.ms;
 }
 
@@ -171,7 +171,14 @@ void check_correctness(grade_ctx *g)
             if (g->o->correctness_only && v != V_STUDENT)
                 continue;
             set_stage("running %s at size %zu", variant_name(v), size);
+            /* What the student's kernel prints, from its first launch only. */
+            int first = s == 0 && v == V_STUDENT && kout_first_begin() == 0;
             run_launch(g, v, &I, &d, 0);
+            if (first) {
+                if (g->D->sync)
+                    g->D->sync();
+                kout_first_end(g->r, !g->o->correctness_only);
+            }
             set_stage("checking %s at size %zu", variant_name(v), size);
             check_guards(g, v, &I, &d, when);
             check_inputs(g, v, &I, &d, when);

@@ -1,7 +1,9 @@
-/* grade_verdict.c: the physical floor, and the verdict in words. */
+/* grade_verdict.c: the physical floor, and the one verdict (verdict.h):
+ * decided from the facts in a result, then said in words. */
 #include <stdio.h>
 #include "grade_internal.h"
 #include "stats.h"
+#include "verdict.h"
 
 void check_physical_floor(grade_ctx *g, double bytes, double ms)
 {
@@ -17,67 +19,167 @@ void check_physical_floor(grade_ctx *g, double bytes, double ms)
                FLOOR_MARGIN, floor);
 }
 
+int verdict_failed_check(const exercise *ex, const result *r)
+{
+    for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+        if (r->checks[i].state == CS_FAILS)
+            return i;
+    return -1;
+}
+
+int verdict_ncu_conflicts(const exercise *ex, const result *r)
+{
+    const double *c = r->ncu.conflicts;
+    if (!ex->ncu_no_bank_conflicts || !r->ncu.read || c[V_STUDENT] < 0 || c[V_SOLUTION] < 0)
+        return 0;
+    return c[V_STUDENT] > 2 * c[V_SOLUTION] + 1000;
+}
+
+enum outcome verdict_decide(const exercise *ex, const result *r)
+{
+    int mechanism = verdict_failed_check(ex, r) >= 0;
+    if (r->stopped != OUT_NOT_RUN)
+        return r->stopped;
+    if (r->no_gpu)
+        return mechanism ? OUT_MECHANISM : OUT_CHECKED;
+    if (!r->correct)
+        return OUT_INTERNAL;
+    if (mechanism || verdict_ncu_conflicts(ex, r))
+        return OUT_MECHANISM;
+    if (r->ref_stand_in[0] || !r->timed || !r->ref_clears_bar)
+        return OUT_PASS_UNTIMED;
+    return r->clears_bar ? OUT_PASS : OUT_SLOW;
+}
+
 /* The speed part of the verdict as one clause, without "Correct": the
  * caller puts it after "Correct, and", "Correct, but" or a missing
- * mechanism. Returns the outcome the speed alone earns. */
-static enum outcome speed_clause(const exercise *ex, const result *r, enum speed s,
-                                 char *buf, size_t len)
+ * mechanism. */
+static void speed_clause(const exercise *ex, const result *r, char *buf, size_t len)
 {
+    int ungraded = !r->ref_clears_bar;
+    if (!r->timed) {
+        snprintf(buf, len, "speed not measured in this mode.");
+        return;
+    }
     switch (ex->bar) {
     case BAR_SPEEDUP:
     case BAR_NONE:
-        if (s == SPEED_UNGRADED) {
+        if (ungraded)
             snprintf(buf, len, "the speed part cannot be graded on this GPU: the reference "
                      "solution itself only reached %.2fx the baseline's speed, under the "
                      "least gain that counts (%.2fx). Your kernel reached %.2fx.",
                      r->ref_speedup, ex->bar_floor, r->speedup);
-            return OUT_PASS_UNTIMED;
-        }
-        snprintf(buf, len, "your kernel ran at %.2fx the baseline's speed; the bar was %.2fx: "
-                 "%.0f%% of the gain the reference solution reached on this GPU in the same "
-                 "run (%.2fx), and never under %.2fx.", r->speedup, r->bar,
-                 100 * ex->bar_share, r->ref_speedup, ex->bar_floor);
-        return s == SPEED_PASS ? OUT_PASS : OUT_SLOW;
+        else
+            snprintf(buf, len, "your kernel ran at %.2fx the baseline's speed; the bar was "
+                     "%.2fx: %.0f%% of the gain the reference solution reached on this GPU "
+                     "in the same run (%.2fx), and never under %.2fx.", r->speedup, r->bar,
+                     100 * ex->bar_share, r->ref_speedup, ex->bar_floor);
+        return;
     case BAR_BANDWIDTH:
-        if (s == SPEED_UNGRADED) {
+        if (ungraded)
             snprintf(buf, len, "the speed part cannot be graded on this GPU: even the "
                      "reference solution reached only %.0f GB/s, under the bar of %.0f GB/s "
                      "(%.0f%% of the copy bandwidth). Your kernel: %.0f GB/s.",
                      r->time[V_SOLUTION].gbps, r->bar, 100 * ex->bar_share, r->measure);
-            return OUT_PASS_UNTIMED;
-        }
-        snprintf(buf, len, "your kernel moved %.0f GB/s, %.0f%% of this GPU's copy bandwidth "
-                 "(%.0f GB/s); the bar was %.0f%%, and the reference solution reached "
-                 "%.0f GB/s.", r->measure, 100 * r->measure / r->copy_gbps, r->copy_gbps,
-                 100 * ex->bar_share, r->time[V_SOLUTION].gbps);
-        return s == SPEED_PASS ? OUT_PASS : OUT_SLOW;
+        else
+            snprintf(buf, len, "your kernel moved %.0f GB/s, %.0f%% of this GPU's copy "
+                     "bandwidth (%.0f GB/s); the bar was %.0f%%, and the reference solution "
+                     "reached %.0f GB/s.", r->measure, 100 * r->measure / r->copy_gbps,
+                     r->copy_gbps, 100 * ex->bar_share, r->time[V_SOLUTION].gbps);
+        return;
     case BAR_MATCH_SOLUTION:
         snprintf(buf, len, "your kernel took %.2fx the time of the reference solution; up "
                  "to %.2fx is allowed.", r->measure, r->bar);
-        return s == SPEED_PASS ? OUT_PASS : OUT_SLOW;
+        return;
     }
-    return OUT_INTERNAL;
 }
 
-void say_verdict(grade_ctx *g, enum speed s, int failed, const char *what)
+/* Without a GPU: what the compile and the mechanism checks showed. */
+static void say_no_gpu(const exercise *ex, result *r, int failed)
 {
-    result *r = g->r;
-    char clause[sizeof r->message - 64] = "speed not measured in this mode.";
-    enum outcome o = OUT_PASS_UNTIMED;
-    if (r->timed)
-        o = speed_clause(g->ex, r, s, clause, sizeof clause);
+    int n = 0;
+    while (n < MAX_CHECKS && ex->checks[n].kind != CHECK_NONE)
+        n++;
     if (failed >= 0) {
-        /* The mechanism first: it is the reason; the speed shows its cost. */
-        result_say(r, OUT_MECHANISM, "Correct, but %s. Speed: %s", what, clause);
-        snprintf(r->failed_check, sizeof r->failed_check, "%s", g->ex->checks[failed].why);
-    } else if (!r->timed) {
-        result_say(r, OUT_PASS_UNTIMED, "Correct on every size checked (speed not measured "
-                   "in this mode).");
-    } else if (o == OUT_SLOW) {
-        result_say(r, o, "Correct, but not fast enough: %s", clause);
-    } else if (o == OUT_PASS_UNTIMED) {
-        result_say(r, o, "Correct; %s", clause);
+        result_say(r, OUT_MECHANISM, "Your kernel compiles, but %s. Correctness and speed "
+                   "were not checked: that needs an NVIDIA GPU.", r->checks[failed].what);
+        snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
+    } else if (n == 0) {
+        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90. This exercise has no "
+                   "mechanism check; whether it is right and fast needs an NVIDIA GPU.");
     } else {
-        result_say(r, o, "Correct, and fast enough: %s", clause);
+        char what[64];
+        snprintf(what, sizeof what, n == 1 ? "mechanism check holds" :
+                 "%d mechanism checks hold", n);
+        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90, and its %s (listed "
+                   "below). That is not a pass: whether it is right and fast needs an "
+                   "NVIDIA GPU.", what);
     }
+}
+
+/* "Correct, but <what is missing>. Speed: <clause>" */
+static void say_mechanism(const exercise *ex, result *r, int failed)
+{
+    char speed[sizeof r->message - 64], missing[512];
+    if (failed >= 0) {
+        snprintf(missing, sizeof missing, "%s", r->checks[failed].what);
+        snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
+    } else {
+        snprintf(missing, sizeof missing, "Nsight Compute counted %.0f shared-load bank "
+                 "conflicts in your kernel, against %.0f in the reference: the conflicts "
+                 "are not gone", r->ncu.conflicts[V_STUDENT], r->ncu.conflicts[V_SOLUTION]);
+    }
+    if (r->ref_stand_in[0] && r->timed)
+        snprintf(speed, sizeof speed, "not graded, because %s. Your kernel ran at %.2fx the "
+                 "baseline's speed.", r->ref_stand_in, r->speedup);
+    else if (r->ref_stand_in[0])
+        snprintf(speed, sizeof speed, "not graded, because %s.", r->ref_stand_in);
+    else
+        speed_clause(ex, r, speed, sizeof speed);
+    result_say(r, OUT_MECHANISM, "Correct, but %s. Speed: %s", missing, speed);
+}
+
+/* PASS, PASS* or SLOW: correct, and what the speed earned. */
+static void say_speed(const exercise *ex, result *r, enum outcome o)
+{
+    char clause[sizeof r->message - 64];
+    if (r->ref_stand_in[0]) {
+        char ran[96] = "";
+        if (r->timed)
+            snprintf(ran, sizeof ran, " Your kernel ran at %.2fx the baseline's speed.",
+                     r->speedup);
+        result_say(r, o, "Correct; the speed part was not graded: %s.%s Grade at the default "
+                   "knobs, or in the full course, for a speed verdict.", r->ref_stand_in, ran);
+        return;
+    }
+    if (!r->timed) {
+        result_say(r, o, "Correct on every size checked (speed not measured in this mode).");
+        return;
+    }
+    speed_clause(ex, r, clause, sizeof clause);
+    if (o == OUT_SLOW)
+        result_say(r, o, "Correct, but not fast enough: %s", clause);
+    else if (o == OUT_PASS_UNTIMED)
+        result_say(r, o, "Correct; %s", clause);
+    else
+        result_say(r, o, "Correct, and fast enough: %s", clause);
+}
+
+void verdict_say(const exercise *ex, result *r)
+{
+    enum outcome o = verdict_decide(ex, r);
+    int failed = verdict_failed_check(ex, r);
+    r->failed_check[0] = 0;
+    if (r->stopped != OUT_NOT_RUN)
+        r->outcome = o;    /* its message is the stop's own */
+    else if (r->no_gpu)
+        say_no_gpu(ex, r, failed);
+    else if (o == OUT_INTERNAL)
+        result_say(r, o, "Grading reached its verdict without knowing whether your kernel is "
+                   "correct. This is a bug in the grader, not in your kernel; please report "
+                   "it.");
+    else if (o == OUT_MECHANISM)
+        say_mechanism(ex, r, failed);
+    else
+        say_speed(ex, r, o);
 }

@@ -2,19 +2,22 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "compile.h"
+#include "compile_jobs.h"
 #include "instance.h"
 #include "mechanism.h"
 #include "nogpu.h"
 #include "occupancy.h"
 #include "static_check.h"
+#include "verdict.h"
 
-static void say(result *r, enum outcome o, const char *fmt, ...)
+/* Checking stopped before the checks: `o` is a fact verdict_decide returns
+ * first (verdict.h), and this is its message. */
+static void stop(result *r, enum outcome o, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-static void say(result *r, enum outcome o, const char *fmt, ...)
+static void stop(result *r, enum outcome o, const char *fmt, ...)
 {
     va_list ap;
-    r->outcome = o;
+    r->outcome = r->stopped = o;
     va_start(ap, fmt);
     vsnprintf(r->message, sizeof r->message, fmt, ap);
     va_end(ap);
@@ -26,7 +29,7 @@ static void say(result *r, enum outcome o, const char *fmt, ...)
 static void say_not_compiled(result *r, const compiled *c)
 {
     enum outcome o = c->outcome ? c->outcome : c->missing ? OUT_MISSING : OUT_COMPILE_ERROR;
-    say(r, o, "%s", c->error);
+    stop(r, o, "%s", c->error);
     snprintf(r->detail, sizeof r->detail, "%s", c->log ? c->log : "");
 }
 
@@ -46,31 +49,10 @@ static int fill_occupancy(const instance *I, const device_facts *dev, resources 
     res->blocks_per_sm = occ.blocks_per_sm;
     if (occ.bound != BOUND_NO_FIT)
         return 0;
-    say(r, OUT_RESOURCES, "Not one block of your kernel fits on an SM of an H100: %s. On a "
+    stop(r, OUT_RESOURCES, "Not one block of your kernel fits on an SM of an H100: %s. On a "
         "GPU the launch would be refused. (Nothing was run: there is no GPU here.)",
         occ.why);
     return -1;
-}
-
-static void say_checks(const exercise *ex, result *r, int failed)
-{
-    int n = 0;
-    while (n < MAX_CHECKS && ex->checks[n].kind != CHECK_NONE)
-        n++;
-    if (failed >= 0) {
-        say(r, OUT_MECHANISM, "Your kernel compiles, but %s. Correctness and speed were "
-            "not checked: that needs an NVIDIA GPU.", r->checks[failed].what);
-        snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
-    } else if (n == 0) {
-        say(r, OUT_CHECKED, "Your kernel compiles for sm_90. This exercise has no "
-            "mechanism check; whether it is right and fast needs an NVIDIA GPU.");
-    } else {
-        char what[64];
-        snprintf(what, sizeof what, n == 1 ? "mechanism check holds" :
-                 "%d mechanism checks hold", n);
-        say(r, OUT_CHECKED, "Your kernel compiles for sm_90, and its %s (listed below). "
-            "That is not a pass: whether it is right and fast needs an NVIDIA GPU.", what);
-    }
 }
 
 void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
@@ -88,30 +70,32 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
     calibration_device(&dev);
     instance I;
     if (instance_build(&I, ex, ex->check_sizes[0], knobs, &dev, o->seed) != 0) {
-        say(r, OUT_INTERNAL, "The exercise's spec is broken: %s", I.error);
+        stop(r, OUT_INTERNAL, "The exercise's spec is broken: %s", I.error);
         instance_free(&I);
         return;
     }
 
-    char path[1024];
-    variant_path(ex, V_STUDENT, o, path, sizeof path);
-    /* The file must really lie in the graded folder, as on a GPU. */
-    char folder[1024];
-    student_folder(ex, path, folder, sizeof folder);
-    compile_job job = {.path = path, .name = shown_path(path, o),
-                       .within = folder[0] ? folder : NULL, .ex = ex,
-                       .kernel = variant_kernel(ex, V_STUDENT), .knobs = knobs,
-                       .cc = NO_GPU_CC};
+    /* The student's file, by the rules every command applies. */
+    exercise_jobs J;
+    exercise_jobs_make(&J, ex, knobs, o, NO_GPU_CC, JOB_STUDENT);
     compiled c;
-    compile_files(&job, 1, &c);
+    compile_files(J.job, J.n, &c);
     if (!c.ok) {
         say_not_compiled(r, &c);
     } else {
         resources *res = &r->res[V_STUDENT];
         *res = c.res;
         res->smem_dynamic = (int)I.dyn_smem;
-        if (fill_occupancy(&I, &dev, res, r) == 0)
-            say_checks(ex, r, evaluate_checks(ex, &c, res, knobs, r->checks));
+        if (fill_occupancy(&I, &dev, res, r) == 0) {
+            evaluate_checks(ex, &c, res, knobs, r->checks);
+            /* The data-path half of a check is a run (knockout.h). */
+            for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+                if (ex->checks[i].knock != KNOCK_NONE && r->checks[i].state == CS_HOLDS)
+                    snprintf(r->checks[i].what + strlen(r->checks[i].what),
+                             sizeof r->checks[i].what - strlen(r->checks[i].what),
+                             " (whether it carries the data needs a GPU: not judged)");
+            verdict_say(ex, r);
+        }
     }
     compiled_free(&c);
     instance_free(&I);

@@ -10,6 +10,7 @@
 #include "compile_child.h"
 #include "compile_sandbox.h"
 #include "nvrtc_compile.h"
+#include "shim_headers.h"
 
 #ifndef CUDA_INCLUDE_DEFAULT
 #define CUDA_INCLUDE_DEFAULT "/usr/local/cuda/include"
@@ -196,7 +197,10 @@ static void nvrtc_compile(const char *src, const compile_job *job, int native, c
     }
 
     out->outcome = OUT_COMPILE_ERROR;
-    NVRTC_TRY(nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
+    /* <cstdio> and <cassert> for printf and assert, from memory (shim_headers.h). */
+    const char *const *shim_src, *const *shim_names;
+    int nshim = shim_headers(&shim_src, &shim_names);
+    NVRTC_TRY(nvrtcCreateProgram(&prog, src, name, nshim, shim_src, shim_names));
     nvrtcResult r = nvrtcCompileProgram(prog, n, opts);
     out->log = program_log(prog);
     if (r == NVRTC_ERROR_COMPILATION) {

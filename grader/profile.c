@@ -6,13 +6,16 @@
  * student's kernel and the solution once each on the timing problem, reads
  * ncu's CSV and prints the three side by side. Where ncu is missing or the
  * counters are not allowed, the report says so and the grade stands as it
- * was; only an exercise with ncu_no_bank_conflicts (lesson 10) can fail on
- * these counts, and only when they could be read. */
+ * was. It runs before the exercise is graded, and what it counted is one of
+ * the facts the verdict reads (verdict.h): only an exercise with
+ * ncu_no_bank_conflicts (lesson 10) can fail on these counts, and only when
+ * they could be read. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "buffers.h"
+#include "compile_jobs.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "profile.h"
@@ -35,28 +38,24 @@ void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts 
 {
     /* No child result here: a failure goes to stderr (child_fail). */
     g_result = NULL;
-    const device_ops *D = &device_cuda;
+    const device_ops *D = o->device ? o->device : &device_cuda;
     device_facts dev;
-    char log[8192];
+    char log[8192], note[400];
     if (D->probe(&dev, log, sizeof log))
         child_fail(OUT_NO_GPU, NULL, "No usable GPU: %s", log);
     compiled c[N_VARIANTS];
+    const char *name[N_VARIANTS];
     kernel k[N_VARIANTS];
-    char path[N_VARIANTS][1024];
-    compile_job jobs[N_VARIANTS];
-    for (int v = 0; v < N_VARIANTS; v++) {
-        variant_path(ex, v, o, path[v], sizeof path[v]);
-        jobs[v] = (compile_job){.path = path[v], .ex = ex, .kernel = variant_kernel(ex, v),
-                                .knobs = knobs, .cc = dev.cc};
-    }
-    D->compile(jobs, N_VARIANTS, c);
-    for (int v = 0; v < N_VARIANTS; v++) {
-        if (!c[v].ok)
-            child_fail(c[v].outcome ? c[v].outcome : OUT_COMPILE_ERROR, c[v].log, "%s: %s",
-                       path[v], c[v].error);
-        if (D->load(&c[v], variant_kernel(ex, v), &k[v], log, sizeof log))
-            child_fail(OUT_CRASH, log, "%s: cannot be loaded", path[v]);
-    }
+    /* The compile path every command takes (compile_jobs.h): the same rules
+     * for the student's file as when it is graded. */
+    int bad = exercise_compile(ex, knobs, o, dev.cc, D->compile, JOB_ALL, c, name, note,
+                               sizeof note);
+    if (bad >= 0)
+        child_fail(c[bad].outcome ? c[bad].outcome : OUT_COMPILE_ERROR, c[bad].log, "%s: %s",
+                   variant_name(bad), c[bad].error);
+    for (int v = 0; v < N_VARIANTS; v++)
+        if (D->load(&c[v], name[v], &k[v], log, sizeof log))
+            child_fail(OUT_CRASH, log, "%s: cannot be loaded", variant_name(v));
     instance I;
     if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0)
         child_fail(OUT_INTERNAL, NULL, "spec: %s", I.error);
@@ -68,7 +67,8 @@ void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts 
         dev_set_poison(D, &d, &I);
         D->flush_l2(&dev);
         dev_set_args(&d, &I, argp);
-        CUDA_CHECK(cudaDeviceSynchronize());
+        if (D == &device_cuda)   /* the uploads done before the launch ncu times */
+            CUDA_CHECK(cudaDeviceSynchronize());
         launch_result L = D->launch(&k[v], &I, argp, 0, o->launch_timeout_s);
         if (L.status != LAUNCH_OK)
             child_fail(L.status == LAUNCH_HUNG ? OUT_HANG : OUT_RESOURCES, NULL,
@@ -106,8 +106,9 @@ static int csv_metric(const char *line, char *name, size_t nlen, double *value)
 }
 
 int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out,
-                     ncu_counts *counts)
+                     ncu_evidence *ev)
 {
+    memset(ev, 0, sizeof *ev);
     char ncu[512] = "";
     const char *home = getenv("CUDA_HOME");
     if (system("command -v ncu >/dev/null 2>&1") == 0)
@@ -183,8 +184,9 @@ int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out
         return -1;
     }
     (void)st;
+    ev->read = 1;
     for (int v = 0; v < N_VARIANTS; v++)
-        counts->conflicts[v] = seen[v][0] ? val[v][0] : -1;
+        ev->conflicts[v] = seen[v][0] ? val[v][0] : -1;
     fprintf(out, "   Nsight Compute, one launch each on the timing problem:\n");
     fprintf(out, "   %-44s %14s %14s %14s\n", "", "baseline", "yours", "reference");
     for (int m = 0; m < N_METRICS; m++) {

@@ -16,14 +16,11 @@ typedef struct options_for_profile {
  * each on the timing problem, then exit. */
 _Noreturn void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts *o);
 
-/* Shared-load bank conflicts of the three kernels, as ncu counted them. */
-typedef struct ncu_counts {
-    double conflicts[N_VARIANTS];
-} ncu_counts;
-
 /* Run ncu on profile_launch_once for `ex` and print its counters to `out`;
- * -1 (after saying why) when ncu is missing or may not read the counters. */
+ * `ev` gets the evidence the verdict reads (result.h's ncu_evidence: the
+ * shared-load bank conflicts of the three kernels). -1 (after saying why,
+ * ev->read 0) when ncu is missing or may not read the counters. */
 int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out,
-                     ncu_counts *counts);
+                     ncu_evidence *ev);
 
 #endif

@@ -69,12 +69,25 @@ static const char *skip_space(const char *p)
     return p;
 }
 
+/* A directive that ends at its line, without ';': ".loc 1 5 3" (-lineinfo)
+ * and ".file 1 "name"" stand before many instructions. */
+static int line_directive(const char *p)
+{
+    return (!strncmp(p, ".loc", 4) || !strncmp(p, ".file", 5)) &&
+           isspace((unsigned char)p[p[2] == 'o' ? 4 : 5]);
+}
+
 /* The instruction of the statement that starts at `p`: after labels
- * ("name:") and a guard predicate ("@%p1", "@!%p1"). */
+ * ("name:"), a guard predicate ("@%p1", "@!%p1") and line directives. */
 static const char *opcode_of(const char *p)
 {
     for (;;) {
         p = skip_space(p);
+        if (line_directive(p)) {
+            while (*p && *p != '\n')
+                p++;
+            continue;
+        }
         const char *q = p;
         if (*q == '@') {
             for (q++; *q && !isspace((unsigned char)*q); q++)
@@ -277,11 +290,309 @@ static int cmp_name(const void *a, const void *b)
 typedef struct found {
     char name[256];
     char opcode[64];
+    int through;            /* 1: the use is of a register holding its address */
 } found;
 
-/* The first use of a declared .global name that is not a load; 1 if any. */
+static void set_found(found *f, const char *name, size_t n, const char *op)
+{
+    snprintf(f->name, sizeof f->name, "%.*s", (int)n, name);
+    size_t k = 0;
+    while (k + 1 < sizeof f->opcode && op[k] && !isspace((unsigned char)op[k]) &&
+           !is_boundary(op[k]))
+        k++;
+    snprintf(f->opcode, sizeof f->opcode, "%.*s", (int)k, op);
+}
+
+/* Registers that hold the address of a .global variable, each with the
+ * variable it came from. A kernel that keeps more of them than this is
+ * refused rather than followed. */
+#define MAX_ADDRESS_REGS 1024
+typedef struct reg_ref {
+    name_ref reg, origin;
+} reg_ref;
+typedef struct regset {
+    reg_ref v[MAX_ADDRESS_REGS];
+    size_t n;
+} regset;
+
+/* 1 when `reg` is in the set, or was added now (from `origin`); 0 when full. */
+static int regset_add(regset *rs, const char *s, size_t n, name_ref origin)
+{
+    for (size_t k = 0; k < rs->n; k++)
+        if (rs->v[k].reg.n == n && !memcmp(rs->v[k].reg.s, s, n))
+            return 1;
+    if (rs->n == MAX_ADDRESS_REGS)
+        return 0;
+    rs->v[rs->n++] = (reg_ref){.reg = {.s = s, .n = n}, .origin = origin};
+    return 1;
+}
+
+/* The first operand of the instruction `op` when it is a plain register
+ * (the destination of mov, cvta, add...): its start, and its length in *n. */
+static const char *dest_register(const char *op, size_t *n)
+{
+    const char *p = op;
+    while (*p && !isspace((unsigned char)*p) && !is_boundary(*p))
+        p++;
+    p = skip_space(p);
+    if (*p != '%')
+        return NULL;
+    const char *q = p + 1;
+    while (ident_char((unsigned char)*q))
+        q++;
+    *n = (size_t)(q - p);
+    return *skip_space(q) == ',' ? p : NULL;
+}
+
+/* Is offset `at` inside [ ] of the statement that starts at `s`? */
+static int in_brackets(const char *t, size_t s, size_t at)
+{
+    int depth = 0;
+    for (size_t i = s; i < at; i++)
+        depth += t[i] == '[' ? 1 : t[i] == ']' ? -1 : 0;
+    return depth > 0;
+}
+
+static int starts(const char *op, const char *word)
+{
+    return !strncmp(op, word, strlen(word));
+}
+
+/* vprintf and __assertfail only read the strings they get. Trusted when the
+ * PTX does not define them itself: no "name (params) {" anywhere (a file
+ * that brings its own vprintf is not trusted). */
+static int trusted_callee(const char *t, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = t; (p = strstr(p, name)) != NULL; p += n) {
+        if ((p > t && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')) ||
+            ident_char((unsigned char)p[n]))
+            continue;
+        const char *q = skip_space(p + n);
+        if (*q == '(') {
+            while (*q && *q != ')' && !is_boundary(*q))
+                q++;
+            q = skip_space(*q == ')' ? q + 1 : q);
+        }
+        if (*q == '{')
+            return 0;
+    }
+    return 1;
+}
+
+typedef struct callees {
+    int known, vprintf, assertfail;   /* trusted_callee, worked out once */
+} callees;
+
+/* The callee of "call[.uni] [(retval),] name, (...)", or 0 when not one of
+ * the two trusted ones. */
+static int trusted_call(const char *t, const char *op, callees *cs)
+{
+    if (!cs->known) {
+        cs->vprintf = trusted_callee(t, "vprintf");
+        cs->assertfail = trusted_callee(t, "__assertfail");
+        cs->known = 1;
+    }
+    const char *p = op;
+    while (*p && !isspace((unsigned char)*p))
+        p++;
+    p = skip_space(p);
+    if (*p == '(') {
+        while (*p && *p != ')' && !is_boundary(*p))
+            p++;
+        p = skip_space(*p == ')' ? p + 1 : p);
+        if (*p != ',')
+            return 0;
+        p = skip_space(p + 1);
+    }
+    const char *q = p;
+    while (ident_char((unsigned char)*q))
+        q++;
+    size_t n = (size_t)(q - p);
+    return (n == 7 && !strncmp(p, "vprintf", 7) && cs->vprintf) ||
+           (n == 12 && !strncmp(p, "__assertfail", 12) && cs->assertfail);
+}
+
+/* Is the statement at `s` (an st.param) inside NVRTC's call sequence for
+ * vprintf or __assertfail: a block of its own that holds only parameter
+ * declarations, stores into them, the one call, and loads of its return
+ * value? Then the value stored reaches only that function. */
+static int in_trusted_call_block(const char *t, size_t s, callees *cs)
+{
+    size_t open = s, close;
+    int depth = 0;
+    while (open > 0) {
+        char ch = t[--open];
+        if (ch == '}')
+            depth++;
+        else if (ch == '{' && depth-- == 0)
+            break;
+    }
+    if (t[open] != '{')
+        return 0;
+    for (close = open + 1; t[close] && t[close] != '}'; close++)
+        if (t[close] == '{')
+            return 0;
+    if (t[close] != '}')
+        return 0;
+    int calls = 0;
+    for (size_t i = open + 1; i < close;) {
+        const char *op = opcode_of(t + i);
+        size_t end = i;
+        while (end < close && t[end] != ';')
+            end++;
+        if ((size_t)(op - t) < end) {
+            if (starts(op, "call")) {
+                if (!trusted_call(t, op, cs))
+                    return 0;
+                calls++;
+            } else if (starts(op, "ld.param")) {
+                const char *b = memchr(op, '[', end - (size_t)(op - t));
+                if (!b || strncmp(skip_space(b + 1), "retval", 6) != 0)
+                    return 0;   /* reading a parameter back would launder the address */
+            } else if (!starts(op, ".reg") && !starts(op, ".param") && !starts(op, "st.param")) {
+                return 0;
+            }
+        }
+        i = end + 1;
+    }
+    return calls == 1;
+}
+
+/* What one use of an address register does: 0 harmless (a load through
+ * it, a copy into another register that is then followed, an argument of
+ * vprintf or __assertfail), -1 anything else. */
+static int judge_use(const char *t, size_t at, const reg_ref *r, regset *rs, callees *cs)
+{
+    size_t s = statement_start(t, at);
+    const char *op = opcode_of(t + s);
+    size_t dn;
+    const char *dest = dest_register(op, &dn);
+    if (dest == t + at)
+        return 0;       /* the register is written here, not used */
+    int inside = in_brackets(t, s, at);
+    if (starts(op, "ld.") || starts(op, "ldu.") || starts(op, "prefetch"))
+        return inside ? 0 : -1;
+    if (starts(op, ".reg"))
+        return 0;
+    if (!inside && dest && (starts(op, "mov.") || starts(op, "cvta.") || starts(op, "add.") ||
+                            starts(op, "sub.")))
+        return regset_add(rs, dest, dn, r->origin) ? 0 : -1;
+    if (!inside && starts(op, "st.param") && in_trusted_call_block(t, s, cs))
+        return 0;
+    return -1;
+}
+
+/* Registers are named per function: the top-level blocks (function
+ * bodies) of the PTX, in order, so a register's uses are looked for only in
+ * the body where it holds the address. */
+typedef struct bodies {
+    size_t *open, *close, n;
+} bodies;
+
+static int find_bodies(const char *t, bodies *b)
+{
+    size_t cap = 0;
+    int depth = 0;
+    b->n = 0;
+    b->open = b->close = NULL;
+    for (size_t i = 0; t[i]; i++) {
+        if (t[i] == '{' && depth++ == 0) {
+            if (b->n == cap) {
+                cap = cap ? 2 * cap : 16;
+                size_t *o = realloc(b->open, cap * sizeof *o), *c;
+                if (o)
+                    b->open = o;
+                c = o ? realloc(b->close, cap * sizeof *c) : NULL;
+                if (!c)
+                    return -1;
+                b->close = c;
+            }
+            b->open[b->n] = i;
+            b->close[b->n++] = (size_t)-1;
+        } else if (t[i] == '}' && depth > 0 && --depth == 0) {
+            b->close[b->n - 1] = i;
+        }
+    }
+    return 0;
+}
+
+/* Which body offset `at` lies in; -1 outside every one. */
+static long body_of(const bodies *b, size_t at)
+{
+    size_t lo = 0, hi = b->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (b->open[mid] <= at)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo > 0 && at < b->close[lo - 1] ? (long)lo - 1 : -1;
+}
+
+/* Every register token in `t`, sorted by name, so each address register's
+ * uses are looked up, not searched for. */
+static int collect_registers(const char *t, names *regs)
+{
+    for (const char *p = t; (p = strchr(p, '%')) != NULL;) {
+        const char *q = p + 1;
+        while (ident_char((unsigned char)*q))
+            q++;
+        if (q > p + 1 && !(p > t && ident_char((unsigned char)p[-1]))) {
+            decl d = {.name_at = (size_t)(p - t), .name_len = (size_t)(q - p)};
+            add_name(regs, t, &d);
+        }
+        p = q;
+    }
+    if (regs->failed)
+        return -1;
+    qsort(regs->v, regs->n, sizeof *regs->v, cmp_name);
+    return 0;
+}
+
+/* Follow each address register to its uses, and the registers it is copied
+ * into to theirs; 1 (and `f`) when one of them lets the address reach
+ * anything but a load or a trusted call. */
+static int address_escapes(const char *t, regset *rs, found *f)
+{
+    names regs = {0};
+    callees cs = {0};
+    bodies fb = {0};
+    int bad = rs->n && (collect_registers(t, &regs) != 0 || find_bodies(t, &fb) != 0);
+    if (bad)
+        set_found(f, "?", 1, "(out of memory)");
+    for (size_t k = 0; !bad && k < rs->n; k++) {
+        reg_ref r = rs->v[k];
+        name_ref key = r.reg;
+        name_ref *hit = bsearch(&key, regs.v, regs.n, sizeof *regs.v, cmp_name);
+        if (!hit)
+            continue;
+        while (hit > regs.v && !cmp_name(hit - 1, &key))
+            hit--;
+        for (; hit < regs.v + regs.n && !cmp_name(hit, &key) && !bad; hit++)
+            if (body_of(&fb, (size_t)(r.reg.s - t)) == body_of(&fb, hit->at) && judge_use(t, hit->at, &r, rs, &cs) != 0) {
+                set_found(f, r.origin.s, r.origin.n,
+                          opcode_of(t + statement_start(t, hit->at)));
+                f->through = 1;
+                bad = 1;
+            }
+    }
+    free(regs.v);
+    free(fb.open);
+    free(fb.close);
+    return bad;
+}
+
+/* The first use of a declared .global name that is not a load; 1 if any.
+ * A copy of its address into a register (mov, cvta) is not judged by
+ * itself: what the kernel does with that register is (address_escapes).
+ * That is how NVRTC passes printf's format and assert's condition to
+ * vprintf and __assertfail, which only read them. */
 static int first_writable(const char *t, names *ns, found *f)
 {
+    static regset rs;
+    rs.n = 0;
     qsort(ns->v, ns->n, sizeof *ns->v, cmp_name);
     for (const char *p = t; *p; p++) {
         if (!(ident_char((unsigned char)*p) || *p == '%') || isdigit((unsigned char)*p) ||
@@ -295,19 +606,22 @@ static int first_writable(const char *t, names *ns, found *f)
         size_t at = (size_t)(p - t);
         if (d && at != d->at) {
             const char *op = opcode_of(t + statement_start(t, at));
+            size_t dn;
+            const char *dest = dest_register(op, &dn);
+            int copied = dest && dest < p && (starts(op, "mov.") || starts(op, "cvta.")) &&
+                         !in_brackets(t, statement_start(t, at), at);
+            if (copied && regset_add(&rs, dest, dn, *d)) {
+                p = q - 1;
+                continue;
+            }
             if (strncmp(op, "ld.", 3) != 0 && strncmp(op, "ldu.", 4) != 0) {
-                snprintf(f->name, sizeof f->name, "%.*s", (int)d->n, d->s);
-                size_t k = 0;
-                while (k + 1 < sizeof f->opcode && op[k] && !isspace((unsigned char)op[k]) &&
-                       !is_boundary(op[k]))
-                    k++;
-                snprintf(f->opcode, sizeof f->opcode, "%.*s", (int)k, op);
+                set_found(f, d->s, d->n, op);
                 return 1;
             }
         }
         p = q - 1;
     }
-    return 0;
+    return address_escapes(t, &rs, f);
 }
 
 /* Is `word` used as a name anywhere in `t`? */
@@ -360,16 +674,22 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
         "launches; so it refuses any __device__ variable the kernel can write (also "
         "__managed__ ones and static variables inside functions).";
     if (!strncmp(g.name, "$str", 4)) {
-        snprintf(msg, len, "calls printf or assert: NVRTC keeps their text in a __device__ "
-                 "variable ('%s') whose address the kernel passes on (%s), so the kernel could "
-                 "write it. %s Remove printf and assert before grading (a graded kernel runs "
-                 "hundreds of times, so its output would flood the report anyway).",
+        snprintf(msg, len, "passes the address of a string literal ('%s' in the PTX, a "
+                 "__device__ variable there) on to something other than printf or assert "
+                 "(%s), so the kernel could write it. %s printf(\"...\", ...) and assert(...) "
+                 "are fine; a string passed as an argument (printf(\"%%s\", \"text\")) is not.",
                  g.name, g.opcode, why);
         return -1;
     }
     char shown[256], in[128];
     ptx_readable_name(g.name, strlen(g.name), shown, sizeof shown, in, sizeof in);
-    const char *how = !strncmp(g.opcode, "st.", 3) ? "writes it"
+    const char *how = g.through
+                      ? (!strncmp(g.opcode, "st.", 3) || !strncmp(g.opcode, "atom", 4) ||
+                         !strncmp(g.opcode, "red", 3)
+                         ? "takes its address and writes through it"
+                         : "takes its address and passes it on, so it can write it through "
+                           "a pointer")
+                      : !strncmp(g.opcode, "st.", 3) ? "writes it"
                       : !strncmp(g.opcode, "atom", 4) || !strncmp(g.opcode, "red", 3)
                       ? "updates it atomically"
                       : !strncmp(g.opcode, "mov", 3) || !strncmp(g.opcode, "cvta", 4)

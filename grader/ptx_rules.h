@@ -6,11 +6,19 @@
  * student's PTX may not declare a device-global variable that its code can
  * write. "Can write" is read from the PTX itself, inline assembly included: a
  * .global variable is writable when its name appears anywhere but in its own
- * declaration and in the address of a load (ld); a store, an atomic, or taking
- * its address (mov, cvta, an initializer such as generic(x)) all count. That
- * lets through what cannot keep state: the constants CCCL and
- * cooperative_groups declare (never written), and read-only tables. __constant__
- * data (.const) cannot be written by a kernel at all. */
+ * declaration and in the address of a load (ld); a store, an atomic, or an
+ * initializer that holds its address (generic(x)) count. Where its address is
+ * copied into a register (mov, cvta), that register is followed, through
+ * further copies (mov, cvta, add, sub) within its function: it may only be
+ * the address of a load, or an argument of vprintf or __assertfail in
+ * NVRTC's call sequence (a block holding only that call; neither function
+ * defined in the file), which only read it. Anything else it reaches (a
+ * store through it, a store of it, another call, another instruction) makes
+ * the variable writable. That lets through what cannot keep state: the
+ * constants CCCL and cooperative_groups declare, read-only tables, and the
+ * strings printf and assert leave in the PTX ($str, $str$1, ...), while a
+ * store to one of them is still refused. __constant__ data (.const) cannot
+ * be written by a kernel at all. */
 #ifndef GRADER_PTX_RULES_H
 #define GRADER_PTX_RULES_H
 

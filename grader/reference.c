@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "compile_jobs.h"
 #include "fileio.h"
 #include "reference.h"
 
@@ -132,11 +133,9 @@ int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, in
     knob_text(ex, knobs, want, sizeof want);
     if (strcmp(have, want) != 0) {
         free(ptx);
-        char path[1024];
-        variant_path(ex, V_BASELINE, o, path, sizeof path);
-        compile_job job = {.path = path, .ex = ex, .kernel = ex->kernel, .knobs = knobs,
-                           .cc = cc};
-        compile(&job, 1, c);
+        exercise_jobs J;
+        exercise_jobs_make(&J, ex, knobs, o, cc, JOB_BASELINE);
+        compile(J.job, J.n, c);
         *kernel = ex->kernel;
         snprintf(note, len, "this student copy of the course carries the reference "
                  "solution compiled only at the default knobs (%s), not at %s, so the "
@@ -149,29 +148,6 @@ int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, in
     snprintf(c->target, sizeof c->target, "compute_%d", oldest_cc(ex) % 1000);
     *kernel = entry;
     return 0;
-}
-
-void reference_stand_in_verdict(result *r, const char *note)
-{
-    if (!note || !note[0])
-        return;
-    char speed[400];
-    if (r->timed)
-        snprintf(speed, sizeof speed, " Your kernel ran at %.2fx the baseline's speed.",
-                 r->speedup);
-    else
-        speed[0] = 0;
-    if (r->outcome == OUT_PASS || r->outcome == OUT_SLOW || r->outcome == OUT_PASS_UNTIMED) {
-        r->outcome = OUT_PASS_UNTIMED;
-        snprintf(r->message, sizeof r->message, "Correct; the speed part was not graded: "
-                 "%s.%s Grade at the default knobs, or in the full course, for a speed "
-                 "verdict.", note, speed);
-    } else if (r->outcome == OUT_MECHANISM) {
-        char *s = strstr(r->message, " Speed: ");
-        if (s)
-            snprintf(s, sizeof r->message - (size_t)(s - r->message), " Speed: not graded, "
-                     "because %s.%s", note, speed);
-    }
 }
 
 /* ---- the command ---- */
@@ -207,10 +183,12 @@ static int write_one(const exercise *ex, const grade_opts *o, const char *dir)
 {
     int knobs[MAX_KNOBS];
     default_knobs(ex, knobs);
-    char src[1024], path[1200], kt[256];
-    variant_path(ex, V_SOLUTION, o, src, sizeof src);
+    char path[1200], kt[256];
+    exercise_jobs J;
+    exercise_jobs_make(&J, ex, knobs, o, oldest_cc(ex), JOB_SOLUTION);
+    const char *src = J.path[0];
     compiled c;
-    compile_file(src, ex, variant_kernel(ex, V_SOLUTION), knobs, oldest_cc(ex), &c);
+    compile_files(J.job, J.n, &c);
     if (!c.ok) {
         fprintf(stderr, "grader references: %s: %s\n%s", src, c.error, c.log ? c.log : "");
         compiled_free(&c);
@@ -239,7 +217,7 @@ static int write_one(const exercise *ex, const grade_opts *o, const char *dir)
 }
 
 /* In a student copy: everything a student's `make check` will compile or load. */
-static int verify_one(const exercise *ex, const grade_opts *o)
+int reference_verify(const exercise *ex, const grade_opts *o, FILE *out)
 {
     int knobs[MAX_KNOBS], bad = 0;
     default_knobs(ex, knobs);
@@ -247,40 +225,42 @@ static int verify_one(const exercise *ex, const grade_opts *o)
     knob_text(ex, knobs, want, sizeof want);
     char *ptx = read_ptx(ex, o, have, sizeof have, entry, sizeof entry, err, sizeof err);
     if (!ptx) {
-        printf("FAIL  lesson%d/%s: %s\n", ex->lesson, ex->name, err);
+        fprintf(out, "FAIL  lesson%d/%s: %s\n", ex->lesson, ex->name, err);
         return -1;
     }
     free(ptx);
     if (strcmp(have, want)) {
-        printf("FAIL  lesson%d/%s: its reference was compiled at %s, the defaults are %s\n",
+        fprintf(out, "FAIL  lesson%d/%s: its reference was compiled at %s, the defaults are %s\n",
                ex->lesson, ex->name, have, want);
         bad = 1;
     }
     ptx_path(ex, o, path, sizeof path);
     int a = assemble(path, oldest_cc(ex), err, sizeof err);
     if (a < 0) {
-        printf("FAIL  lesson%d/%s: %s\n", ex->lesson, ex->name, err);
+        fprintf(out, "FAIL  lesson%d/%s: %s\n", ex->lesson, ex->name, err);
         bad = 1;
     }
-    /* The student's file and the baseline, as the grader compiles them. */
+    /* The student's file and the baseline, as every command compiles them
+     * (compile_jobs.h), for the calibration GPU and the oldest allowed. */
     int ccs[2] = {90, oldest_cc(ex)};
-    for (int v = 0; v < 2; v++)
-        for (int k = 0; k < 2; k++) {
-            enum variant var = v ? V_BASELINE : V_STUDENT;
-            variant_path(ex, var, o, path, sizeof path);
-            compiled c;
-            compile_file(path, ex, ex->kernel, knobs, ccs[k], &c);
-            if (!c.ok) {
-                printf("FAIL  %s (sm_%d): %s\n", path, ccs[k], c.error);
+    for (int k = 0; k < 2; k++) {
+        exercise_jobs J;
+        compiled c[N_VARIANTS];
+        exercise_jobs_make(&J, ex, knobs, o, ccs[k], JOB_STUDENT | JOB_BASELINE);
+        compile_files(J.job, J.n, c);
+        for (int j = 0; j < J.n; j++) {
+            if (!c[j].ok) {
+                fprintf(out, "FAIL  %s (sm_%d): %s\n", J.path[j], ccs[k], c[j].error);
                 bad = 1;
             }
-            compiled_free(&c);
+            compiled_free(&c[j]);
         }
+    }
     char id[96];
     snprintf(id, sizeof id, "lesson%d/%s", ex->lesson, ex->name);
     if (!bad)
-        printf("ok    %-28s reference PTX for %s%s; exercise and baseline compile\n", id, have,
-               a == 1 ? " (not assembled: no ptxas here)" : ", assembles");
+        fprintf(out, "ok    %-28s reference PTX for %s%s; exercise and baseline compile\n",
+                id, have, a == 1 ? " (not assembled: no ptxas here)" : ", assembles");
     return bad ? -1 : 0;
 }
 
@@ -317,7 +297,7 @@ int references_main(int argc, char **argv)
     }
     for (int l = 0; l < N_LESSONS; l++)
         for (const exercise *const *e = lesson_exercises[l]; *e; e++, n++)
-            bad += (verify ? verify_one(*e, &o) : write_one(*e, &o, out)) != 0;
+            bad += (verify ? reference_verify(*e, &o, stdout) : write_one(*e, &o, out)) != 0;
     printf("%d exercise%s, %d failed\n", n, n == 1 ? "" : "s", bad);
     return bad ? 1 : 0;
 }

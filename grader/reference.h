@@ -7,8 +7,8 @@
  * for the oldest GPU generation the exercise allows, as
  * grader/references/lesson<N>/<name>.ptx; the driver compiles that PTX for
  * the GPU it runs on. A knob set away from its default needs a reference the
- * copy does not carry: the baseline is timed in its place and the verdict
- * says so (reference_stand_in_verdict).
+ * copy does not carry: the baseline is timed in its place, and the verdict
+ * (verdict.h) reads that fact from result.ref_stand_in and says so.
  *
  *   grader references --out DIR    write every exercise's PTX (make release)
  *   grader references --verify     check a student copy: every PTX is there,
@@ -19,6 +19,7 @@
 #define GRADER_REFERENCE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include "compile.h"
 #include "grade.h"
 
@@ -28,10 +29,6 @@ int reference_is_compiled(const grade_opts *o);
 /* The file the reference for `ex` is read from: solutions/... or the PTX. */
 void reference_source(const exercise *ex, const grade_opts *o, char *path, size_t len);
 void reference_ptx_path(const exercise *ex, const char *dir, char *path, size_t len);
-
-/* How kernel files are compiled: compile_files's contract (compile.h), or a
- * device backend's stand-in for it in the CPU tests. */
-typedef void (*compile_fn)(const compile_job *jobs, int n, compiled *out);
 
 /* In a student copy: fill `c` with the reference for `ex` at `knobs`, as
  * compile_file would (PTX only), and set *kernel to its entry point.
@@ -44,10 +41,11 @@ int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, in
                    compile_fn compile, compiled *c, const char **kernel, char *note,
                    size_t len);
 
-/* After the verdict, when reference_load returned 1: a speed verdict was
- * measured against the baseline, not the reference, so it becomes PASS*
- * (correct, speed not graded) and the message says why. */
-void reference_stand_in_verdict(result *r, const char *note);
+/* `grader references --verify` for one exercise, its lines to `out`: the
+ * PTX is there, for the default knobs, and assembles; the student's file and
+ * the baseline compile by the rules every command applies (compile_jobs.h).
+ * 0, or -1 after a FAIL line. */
+int reference_verify(const exercise *ex, const grade_opts *o, FILE *out);
 
 /* The `grader references` command (argv[0] is "references"). */
 int references_main(int argc, char **argv);

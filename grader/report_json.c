@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include "diagnose.h"
 #include "report.h"
 #include "stats.h"
 
@@ -126,6 +127,17 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
         json_escape(f, r->message);
         fputs(", \"detail\": ", f);
         json_escape(f, r->detail);
+        /* The first correctness launch's output: its first lines, and how much in all. */
+        fputs(", \"printed\": ", f);
+        json_escape(f, r->printed);
+        fprintf(f, ", \"printed_lines\": %ld, \"printed_bytes\": %ld, \"diagnoses\": [",
+                r->printed_lines, r->printed_bytes);
+        for (unsigned bit = 1, first = 1; bit; bit <<= 1)
+            if ((r->diags & bit) && diagnose_name(bit)) {
+                fprintf(f, "%s\"%s\"", first ? "" : ", ", diagnose_name(bit));
+                first = 0;
+            }
+        fputc(']', f);
         fputs(", \"gpu\": ", f);
         json_escape(f, r->gpu);
         fprintf(f, ", \"compute_capability\": %d, \"seed\": %llu, \"knobs\": {", r->cc, r->seed);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <unistd.h>
+#include "diagnose.h"
 #include "fileio.h"
 #include "knobs.h"
 #include "report.h"
@@ -322,8 +323,22 @@ void print_table(FILE *f, const graded *g, int n, int color)
     free(cells);
 }
 
-/* Detail lines (a compile log, mismatches) with a prefix, cut into pieces
- * that fit the width. */
+/* How much of `s` (n characters) fits in `room` columns, broken after a
+ * word: the last space within reach, past the line's own indent `lead`; a
+ * word longer than the room (a path, a mangled name) is cut where it must. */
+static int fitting(const char *s, int n, int room, int lead)
+{
+    if (n <= room)
+        return n;
+    int cut = room;
+    while (cut > lead && s[cut] != ' ')
+        cut--;
+    return cut > lead ? cut : room;
+}
+
+/* Detail lines (a compile log, mismatches) with a prefix, wrapped at word
+ * boundaries to the width; a continued line keeps the line's own indent
+ * and two spaces more, so it reads as the same line. */
 static void print_indented(FILE *f, const char *text, const char *indent)
 {
     int room = report_width(f) - 1 - (int)strlen(indent);
@@ -332,10 +347,17 @@ static void print_indented(FILE *f, const char *text, const char *indent)
     const char *p = text;
     while (p && *p) {
         const char *eol = strchr(p, '\n');
-        int len = eol ? (int)(eol - p) : (int)strlen(p);
-        for (int at = 0; at < len; at += room)
-            fprintf(f, "%s%s%.*s\n", indent, at ? "  " : "", len - at < room ? len - at : room,
-                    p + at);
+        int len = eol ? (int)(eol - p) : (int)strlen(p), lead = 0;
+        while (lead < len && p[lead] == ' ')
+            lead++;
+        int more = lead + 2 < room - 10 ? lead + 2 : 2;    /* a continuation's indent */
+        for (int at = 0, first = 1; first || at < len; first = 0) {
+            int n = fitting(p + at, len - at, first ? room : room - more, first ? lead : 0);
+            fprintf(f, "%s%*s%.*s\n", indent, first ? 0 : more, "", n, p + at);
+            at += n;
+            while (at < len && p[at] == ' ')
+                at++;
+        }
         p = eol ? eol + 1 : NULL;
     }
 }
@@ -394,6 +416,29 @@ static void print_checks(FILE *f, const graded *x, int color)
     }
 }
 
+/* What the kernel printed in its first correctness launch (kernel_output.h):
+ * shown once, bounded, with what printing costs. */
+static void print_kernel_output(FILE *f, const result *r)
+{
+    if (r->printed_bytes <= 0)
+        return;
+    long shown = 0;
+    for (const char *p = r->printed; *p; p++)
+        shown += *p == '\n';
+    char line[512];
+    snprintf(line, sizeof line, "Your kernel printed %ld line%s (%ld bytes) in its first "
+             "correctness launch%s:", r->printed_lines, r->printed_lines == 1 ? "" : "s",
+             r->printed_bytes, shown < r->printed_lines ? "; the first ones" : "");
+    print_wrapped(f, line, "   ");
+    print_indented(f, r->printed, "     > ");
+    if (shown < r->printed_lines)
+        fprintf(f, "     ... %ld more line%s not shown\n", r->printed_lines - shown,
+                r->printed_lines - shown == 1 ? "" : "s");
+    print_wrapped(f, "Later launches' output is not shown, but they print too: printf costs "
+                  "time in every launch, the timed ones included. Remove it before you judge "
+                  "the speed.", "   ");
+}
+
 static void print_times(FILE *f, const result *r)
 {
     if (!r->timed)
@@ -435,6 +480,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");
+        print_kernel_output(f, r);
         print_times(f, r);
         print_in_flight(f, &g[i]);
         print_checks(f, &g[i], color);
@@ -442,13 +488,18 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             fprintf(f, "   Why it matters:\n");
             print_wrapped(f, r->failed_check, "     ");
         }
-        const char *t = try_next(r->outcome);
+        const char *t = r->outcome == OUT_HANG && diagnose_hang_try(r->diags)
+                        ? diagnose_hang_try(r->diags) : try_next(r->outcome);
         if (t && !ex->demo) {
             char line[512];
             snprintf(line, sizeof line, t, ex->lesson);
             print_wrapped(f, line, "   ");
         }
         if ((r->outcome == OUT_SLOW || r->outcome == OUT_MECHANISM) && !ex->demo) {
+            /* A pattern recognised in the compiled kernel first: it names the cause. */
+            const char *diag[4];
+            for (int k = 0, nd = diagnose_hints(r->diags, diag, 4); k < nd; k++)
+                print_wrapped(f, diag[k], "   ");
             char path[1024];
             snprintf(path, sizeof path, "%s/lessons/hints/lesson%d-%s.txt", root, ex->lesson,
                      ex->name);

@@ -2,7 +2,12 @@
  *
  * A child process grades each exercise and fills one `result` that lives in
  * memory shared with the parent, so whatever the child learnt before it
- * crashed or hung is still there for the report. */
+ * crashed or hung is still there for the report.
+ *
+ * A result holds facts (what stopped grading, correctness, each mechanism
+ * check's state, the speed against its bar, whether the reference could be
+ * timed, what Nsight Compute counted) and one outcome decided from them by
+ * verdict_decide (verdict.h); nothing else sets a verdict. */
 #ifndef GRADER_RESULT_H
 #define GRADER_RESULT_H
 
@@ -68,18 +73,40 @@ typedef struct timing {
     int reps;
 } timing;
 
+/* What Nsight Compute counted, when it ran before grading (make check NCU=1,
+ * profile.c): evidence an exercise with ncu_no_bank_conflicts is judged on. */
+typedef struct ncu_evidence {
+    int read;               /* 1: the counters below were read */
+    double conflicts[N_VARIANTS];   /* shared-load bank conflicts; < 0 unknown */
+} ncu_evidence;
+
 typedef struct result {
-    enum outcome outcome;
+    enum outcome outcome;   /* verdict_decide's answer (verdict.h): a stop's own outcome,
+                               or what verdict_say decided once grading ran to its end */
+    enum outcome stopped;   /* what ended grading before a verdict (a compile error,
+                               WRONG, CRASH, HANG, TOO FAST, ...): child_fail, or the
+                               parent when the child died; OUT_NOT_RUN: nothing did */
     char stage[96];         /* what the child was doing last: read by the parent after a crash */
     char message[1024];     /* what happened, for a person */
     char detail[4096];      /* compile log, first mismatches, CUDA error text */
     char failed_check[1024]; /* the `why` of the mechanism check that failed */
+    char printed[2048];     /* what the kernel printed in its first correctness launch,
+                               its first lines (kernel_output.h) */
+    long printed_lines, printed_bytes;   /* all of it: lines and bytes, shown or not */
+    unsigned diags;         /* patterns the course knows in the student's PTX (diagnose.h) */
     unsigned long long seed;
     int knobs[MAX_KNOBS];
 
     resources res[N_VARIANTS];
     timing time[N_VARIANTS];
+    int correct;            /* 1: every correctness run was right */
     int timed;              /* 1 once the timing phase has numbers */
+    int clears_bar;         /* timed: the student's measure clears the bar (after
+                               measuring again near it) */
+    int ref_clears_bar;     /* timed: the reference solution clears it on this GPU, so
+                               the speed part can be graded here */
+    char ref_stand_in[400]; /* why the baseline was timed in the reference's place
+                               (reference.h); "": the reference was timed */
     double speedup;         /* baseline time / student time */
     double ref_speedup;     /* baseline time / solution time */
     double bar;             /* what `measure` had to reach, in the bar's unit */
@@ -94,6 +121,7 @@ typedef struct result {
     int cc;
     int no_gpu;             /* 1: checked without a GPU (nogpu.c): nothing was run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
+    ncu_evidence ncu;
 } result;
 
 #endif

@@ -2,8 +2,9 @@
  * NVRTC sees it.
  *
  * A kernel file may include the CUDA toolkit's headers (cuda_pipeline.h,
- * cooperative_groups.h, cuda/pipeline, cuda/barrier, cuda/std/...) and
- * nothing else: no absolute path, no "..", no file of the student's or the
+ * cooperative_groups.h, cuda/pipeline, cuda/barrier, cuda/std/...), the
+ * grader's own <cstdio>, <stdio.h>, <cassert> and <assert.h> (shim_headers.h:
+ * printf and assert, given to NVRTC in memory), and nothing else: no absolute path, no "..", no file of the student's or the
  * course's, no #include whose name comes from a macro, and no directive that
  * names or reads another file (#include_next, #line, #embed, #import, ...).
  * The grader compiles the file on its own and must never show another file's

@@ -102,7 +102,8 @@ enum bar_kind {
 };
 
 /* Mechanism checks: why a kernel is (or is not) fast, read from the compiler
- * without running anything, so they also run in CI. */
+ * without running anything, so they also run in CI; on a GPU, a check with a
+ * knock_kind (below) must also carry the data. */
 enum check_kind {
     CHECK_NONE = 0,
     CHECK_PTX_HAS,          /* PTX contains `text` (e.g. "cp.async") */
@@ -113,12 +114,29 @@ enum check_kind {
     CHECK_MIN_OCCUPANCY     /* theoretical occupancy (percent) >= value; needs a GPU */
 };
 
+/* How a check is shown to be on the data path, on a GPU (knockout.h): a
+ * rewritten copy of the kernel in which only this mechanism reads a second
+ * input set must return that set's results (KNOCK_PREFETCH: must prefetch
+ * a fifth of the input's lines or more). A never-taken branch, an unused
+ * buffer or a token element then fails the check. KNOCK_NONE: the text or
+ * size alone. */
+enum knock_kind {
+    KNOCK_NONE = 0,
+    KNOCK_ASYNC,            /* cp.async.ca / .cg copies */
+    KNOCK_BULK,             /* cp.async.bulk copies, global to shared */
+    KNOCK_SHARED,           /* whatever moves device memory into shared memory */
+    KNOCK_VECTOR,           /* ld.global.v4 loads */
+    KNOCK_PREFETCH,         /* prefetch.global.L2: the lines it covers */
+    KNOCK_CONST             /* the __constant__ table, not its global copy */
+};
+
 typedef struct mech_check {
     enum check_kind kind;
     const char *text;
     long value;
     long (*expect)(const int *knobs);  /* for CHECK_SMEM_BYTES; overrides value */
     const char *why;                   /* printed when the check fails: teach */
+    enum knock_kind knock;             /* KNOCK_NONE: judged from the text alone */
 } mech_check;
 
 typedef struct exercise {

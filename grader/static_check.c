@@ -1,7 +1,7 @@
 /* static_check.c: NVRTC and the mechanism checks, with no GPU. */
 #include <stdio.h>
 #include <string.h>
-#include "compile.h"
+#include "compile_jobs.h"
 #include "instance.h"
 #include "mechanism.h"
 #include "reference.h"
@@ -42,50 +42,48 @@ int static_check_exercise(const exercise *ex, const int *knobs, const grade_opts
 
     /* What gets compiled: the baseline, the student's file (or the demo),
      * the kernel the speed rule compares with, and, when that is not the
-     * exercise's own solution, the solution too: it must hold every
-     * mechanism check (a demo is expected to fail them). */
+     * exercise's own solution, the solution too, compiled as a student's
+     * file: it must hold every mechanism check (a demo is expected to fail
+     * them). A student copy carries the references compiled; `grader
+     * references --verify` checks those. */
     grade_opts as_solution = *o;
     as_solution.student_dir = "solutions";
-    struct { enum variant v; const grade_opts *opts; int own_solution; } jobs[4] = {
-        {V_BASELINE, o, 0}, {V_STUDENT, o, 0}, {V_SOLUTION, o, !ex->reference}, {V_STUDENT, &as_solution, 1},
-    };
-    int njobs = ex->reference && !ex->demo ? 4 : 3;
-    /* A student copy carries the references compiled; `grader references
-     * --verify` checks those. */
-    if (reference_is_compiled(o))
-        njobs = 2;
-    char path[4][1024];
+    exercise_jobs J[2];
+    int compiled_ref = reference_is_compiled(o);
+    exercise_jobs_make(&J[0], ex, knobs, o, cc, compiled_ref ? JOB_ALL & ~JOB_SOLUTION : JOB_ALL);
+    exercise_jobs_make(&J[1], ex, knobs, &as_solution, cc,
+                       ex->reference && !ex->demo && !compiled_ref ? JOB_STUDENT : 0);
+    struct { int own_solution, theirs; const char *path; } jobs[4];
     compile_job cj[4];
     compiled cs[4];
-    for (int j = 0; j < njobs; j++) {
-        enum variant v = jobs[j].v;
-        variant_path(ex, v, jobs[j].opts, path[j], sizeof path[j]);
-        cj[j] = (compile_job){.path = path[j], .ex = ex, .kernel = variant_kernel(ex, v),
-                              .knobs = knobs, .cc = cc};
-    }
-    /* The student's file may not be a link out of the student's folder. */
-    char folder[1024];
-    student_folder(ex, path[1], folder, sizeof folder);
-    cj[1].within = folder[0] ? folder : NULL;
+    int njobs = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < J[k].n; i++, njobs++) {
+            enum variant v = J[k].variant[i];
+            cj[njobs] = J[k].job[i];
+            jobs[njobs].path = J[k].path[i];
+            jobs[njobs].own_solution = k == 1 || (v == V_SOLUTION && !ex->reference);
+            jobs[njobs].theirs = k == 0 && v == V_STUDENT;
+        }
     compile_files(cj, njobs, cs);   /* at once, each in its own process */
     for (int j = 0; j < njobs; j++) {
-        enum variant v = jobs[j].v;
         compiled c = cs[j];
         c.res.smem_dynamic = (int)dyn;
         c.res.occupancy_pct = -1;
         if (!c.ok) {
             if (at < len)
-                at += snprintf(msg + at, len - at, "%s (sm_%d): %s\n%s", path[j], cc, c.error,
-                               c.log ? c.log : "");
+                at += snprintf(msg + at, len - at, "%s (sm_%d): %s\n%s", jobs[j].path, cc,
+                               c.error, c.log ? c.log : "");
             bad = 1;
         } else if (jobs[j].own_solution && !ex->demo) {
             char what[512];
             int f = first_failed_check(ex, &c, &c.res, knobs, what, sizeof what);
             if (f >= 0 && at < len)
                 at += snprintf(msg + at, len - at,
-                               "%s (sm_%d) fails its own mechanism check: %s\n", path[j], cc, what);
+                               "%s (sm_%d) fails its own mechanism check: %s\n", jobs[j].path, cc,
+                               what);
             bad |= f >= 0;
-        } else if (v == V_STUDENT && jobs[j].opts == o && student_res) {
+        } else if (jobs[j].theirs && student_res) {
             *student_res = c.res;
         }
         compiled_free(&cs[j]);

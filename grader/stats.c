@@ -37,19 +37,19 @@ double speedup_bar(double share, double floor, double ref_speedup)
     return bar > floor ? bar : floor;
 }
 
-enum verdict judge(double measure, double bar, double noise, int higher_is_better)
+int judge(double measure, double bar, double noise, int higher_is_better)
 {
     if (noise < NOISE_FLOOR)
         noise = NOISE_FLOOR;
     if (!(measure > 0) || !(bar > 0))
-        return V_BELOW;
+        return -1;
     /* Work in the direction where bigger is better, relative to the bar. */
     double margin = higher_is_better ? measure / bar - 1.0 : bar / measure - 1.0;
     if (margin > noise)
-        return V_ABOVE;
+        return 1;
     if (margin < -noise)
-        return V_BELOW;
-    return V_TOO_CLOSE;
+        return -1;
+    return 0;
 }
 
 double physical_floor_ms(double bytes, double copy_gbps)

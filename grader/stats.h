@@ -18,13 +18,12 @@ double half_spread(double a, double b);
  * in the same run: max(floor, 1 + share * (ref_speedup - 1)). */
 double speedup_bar(double share, double floor, double ref_speedup);
 
-/* Where a measurement stands against its bar. */
-enum verdict { V_BELOW = -1, V_TOO_CLOSE = 0, V_ABOVE = 1 };
-
-/* ABOVE when measure clears bar by more than the noise band, BELOW when it
- * misses by more, TOO_CLOSE otherwise (the grader then measures again).
- * `higher_is_better` is 0 for a time ratio, 1 for speedup and bandwidth. */
-enum verdict judge(double measure, double bar, double noise, int higher_is_better);
+/* Where a measurement stands against its bar, as a sign (the outcome itself
+ * is verdict.h's alone): 1 when measure clears bar by more than the noise
+ * band, -1 when it misses by more (or is not a number), 0 when it is too
+ * close to call (the grader then measures again). `higher_is_better` is 0
+ * for a time ratio, 1 for speedup and bandwidth. */
+int judge(double measure, double bar, double noise, int higher_is_better);
 
 /* The physical floor: the least time, in ms, in which a kernel can move
  * `bytes` (its inputs read once, its outputs written once) when the GPU's

@@ -76,4 +76,11 @@ for f in "$logs"/unit*.log; do
     checks=$((checks + ${c:-0})) failures=$((failures + ${fl:-0})) errors=$((errors + ${e:-0}))
 done
 echo "unit tests, all parts: $checks checks, $failures failures, $errors errors"
+# A part that could not run here says SKIPPED and the command that enables
+# it; repeat those lines last, so a skip is never lost in the scroll.
+skipped=$(grep -h 'SKIPPED' "$logs"/*.log 2>/dev/null)
+if [ -n "$skipped" ]; then
+    echo "parts skipped on this machine (the suite is not complete):"
+    sed 's/^/  /' <<<"$skipped"
+fi
 exit $rc

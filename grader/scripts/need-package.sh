@@ -21,8 +21,12 @@ if ! command -v apt-get >/dev/null 2>&1; then
 fi
 echo "Installing the missing Debian package '$pkg' ..." >&2
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get install -y -qq "$pkg" >/dev/null 2>&1 ||
-    { $sudo apt-get update -qq >/dev/null 2>&1 && $sudo apt-get install -y -qq "$pkg" >/dev/null; } || {
+# make -j installs several packages at once (make test on a fresh machine):
+# apt takes dpkg's lock and fails at once if another install holds it, so
+# wait for it instead, up to five minutes.
+apt="$sudo apt-get -o DPkg::Lock::Timeout=300"
+$apt install -y -qq "$pkg" >/dev/null 2>&1 ||
+    { $apt update -qq >/dev/null 2>&1 && $apt install -y -qq "$pkg" >/dev/null; } || {
     echo "Could not install '$pkg'. Run: sudo apt-get update && sudo apt-get install -y $pkg" >&2
     exit 1
 }

@@ -63,8 +63,10 @@ static const exercise padded = {
          "Each thread gets PDIST + PADDING slots and uses the first PDIST, so the buffer "
          "is (PDIST + PADDING) * BLOCKDIMX doubles. The unused slots push each thread's "
          "slots onto other banks: with PDIST = 8 and PADDING = 1 the threads of a warp are "
-         "9 doubles apart, an odd stride, so 16 threads reach 16 different pairs of banks."},
-        {CHECK_PTX_HAS, "cp.async", 0, NULL, CP_ASYNC_WHY},
+         "9 doubles apart, an odd stride, so 16 threads reach 16 different pairs of banks.",
+         .knock = KNOCK_SHARED},
+        {CHECK_PTX_HAS, "cp.async", 0, NULL, CP_ASYNC_WHY,
+         .knock = KNOCK_ASYNC},
     },
 };
 
@@ -100,8 +102,10 @@ static const exercise index_major = {
         {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
          "The point of 10b is to need no padding: the buffer must be exactly PDIST * "
          "BLOCKDIMX doubles. Change where slot k of a thread lives instead, so that the "
-         "threads of a warp reading their slot k touch consecutive doubles."},
-        {CHECK_PTX_HAS, "cp.async", 0, NULL, CP_ASYNC_WHY},
+         "threads of a warp reading their slot k touch consecutive doubles.",
+         .knock = KNOCK_SHARED},
+        {CHECK_PTX_HAS, "cp.async", 0, NULL, CP_ASYNC_WHY,
+         .knock = KNOCK_ASYNC},
     },
 };
 

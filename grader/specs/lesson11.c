@@ -76,7 +76,8 @@ static const exercise l2_prefetch = {
     .bar_share = 0.6,
     .bar_floor = 1.25,
     .checks = {
-        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY},
+        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY,
+         .knock = KNOCK_PREFETCH},
         {CHECK_SMEM_BYTES, NULL, 0, no_smem,
          "This exercise keeps the data out of shared memory: the prefetch into L2 is the "
          "one that needs none. A ring in shared memory is lessons 8-10 (and exercise 11b)."},
@@ -134,14 +135,17 @@ static const exercise short_ring = {
     .bar_share = 0.6,
     .bar_floor = 1.25,
     .checks = {
-        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY},
+        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY,
+         .knock = KNOCK_PREFETCH},
         {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
          "The ring must stay PDIST * BLOCKDIMX doubles: in this exercise the rest of the "
          "shared memory belongs to other data. A longer ring would be faster, and that is "
-         "lesson 10; here the distance beyond PDIST has to come from L2."},
+         "lesson 10; here the distance beyond PDIST has to come from L2.",
+         .knock = KNOCK_SHARED},
         {CHECK_PTX_HAS, "cp.async", 0, NULL,
          "Keep the ring's asynchronous copies (__pipeline_memcpy_async): the prefetch into "
-         "L2 feeds them, it does not replace them."},
+         "L2 feeds them, it does not replace them.",
+         .knock = KNOCK_ASYNC},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory (device memory): keep the ring in the shared array."},
     },

@@ -75,7 +75,8 @@ static const exercise bulk_ring = {
          "The stages must be filled by bulk copies: cp.async.bulk.shared::cluster.global."
          "mbarrier::complete_tx::bytes in the PTX (bulk_copy() in the file, or "
          "cuda::memcpy_async with a cuda::barrier in libcu++). One copy moves a whole stage "
-         "of STAGE_ITERS * BLOCKDIMX doubles; a barrier in shared memory counts its bytes."},
+         "of STAGE_ITERS * BLOCKDIMX doubles; a barrier in shared memory counts its bytes.",
+         .knock = KNOCK_BULK},
         {CHECK_PTX_LACKS, "cp.async.ca.", 0, NULL, LDGSTS_WHY},
         {CHECK_PTX_LACKS, "cp.async.cg.", 0, NULL, LDGSTS_WHY},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,

@@ -105,7 +105,8 @@ static const exercise coefficients = {
          "constant cache serves as one broadcast, and with the index known at compile time "
          "the arithmetic in the machine code (SASS) takes it straight from the constant "
          "bank, the ld.const folded away. The grader has already copied the coefficients "
-         "into coef."},
+         "into coef.",
+         .knock = KNOCK_CONST},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory (device memory): read the coefficients where they "
          "are, no per-thread array is needed."},

@@ -142,7 +142,8 @@ static const exercise ex_transpose = {
          "a tile in shared memory lets both global sides be read and written along "
          "rows: load the tile along rows of the input, __syncthreads(), then write "
          "it along rows of the output, reading the tile column-wise (lesson 2, "
-         "\"A transpose through shared memory\")."},
+         "\"A transpose through shared memory\").",
+         .knock = KNOCK_SHARED},
     },
 };
 

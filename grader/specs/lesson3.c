@@ -86,7 +86,8 @@ static const exercise ex_bank_conflicts = {
         {CHECK_PTX_HAS, "ld.shared", 0, 0,
          "This exercise is about the layout of the tiles in shared memory: keep "
          "staging the rows of A in __shared__ arrays and reading them from there, "
-         "and change only how a tile is laid out (lesson 3, \"Padding\")."},
+         "and change only how a tile is laid out (lesson 3, \"Padding\").",
+         .knock = KNOCK_SHARED},
     },
 };
 
@@ -181,7 +182,8 @@ static const exercise ex_matmul = {
         {CHECK_PTX_HAS, "ld.shared", 0, 0,
          "The kernel reads nothing from shared memory, so every value still comes "
          "from global memory, once per thread that needs it. Stage tiles of A and B "
-         "in __shared__ arrays and read them from there (lesson 3, \"Tiled C = AB\")."},
+         "in __shared__ arrays and read them from there (lesson 3, \"Tiled C = AB\").",
+         .knock = KNOCK_SHARED},
     },
 };
 

@@ -119,7 +119,8 @@ static const exercise ex_vector_loads = {
          "each load instruction still brings 4 bytes per thread. Read the data "
          "through a const float4 pointer (reinterpret_cast<const float4 *>(x + begin), "
          "which is 16-byte aligned here) so one instruction brings 16 bytes "
-         "(lesson 4, \"Wider loads\")."},
+         "(lesson 4, \"Wider loads\").",
+         .knock = KNOCK_VECTOR},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, 0,
          "The kernel uses local memory (a stack frame or spills): some per-thread "
          "data lives in DRAM. Keep the float4 in a plain local variable and index "

@@ -39,7 +39,8 @@ static const exercise batched_smem = {
          "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
          "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX]. An array in shared memory "
          "can be indexed at run time (slot ctr % PDIST), which is what lets PDIST be a knob "
-         "instead of lines of code."},
+         "instead of lines of code.",
+         .knock = KNOCK_SHARED},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory: per-thread device memory, as slow as the array you "
          "are prefetching from. Keep the batch in the shared array, not in a per-thread "

@@ -44,7 +44,8 @@ static const exercise rolling_smem = {
          "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
          "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX], read at slot ctr % PDIST and "
          "refilled with the element PDIST iterations ahead. Build it even though it will "
-         "not be faster: lesson 9 makes the same ring pay."},
+         "not be faster: lesson 9 makes the same ring pay.",
+         .knock = KNOCK_SHARED},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory (device memory): keep the ring in the shared "
          "array, not in a per-thread array."},

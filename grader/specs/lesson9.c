@@ -43,7 +43,8 @@ static const exercise rolling_async = {
          "PTX). An ordinary load followed by a store to shared memory makes the thread wait "
          "for the data in the same iteration; an asynchronous copy goes from device memory "
          "into shared memory without a register, so nothing waits for it until "
-         "__pipeline_wait_prior() asks."},
+         "__pipeline_wait_prior() asks.",
+         .knock = KNOCK_ASYNC},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory (device memory): keep the ring in the shared "
          "array."},

@@ -2,7 +2,8 @@
  * what the grader must say about each.
  *
  * A fixture is a folder tests/gpu/<group>/<name>/ (group: faulty, cheats,
- * races, or accepted: right answers written unlike the reference) that is a student directory (--student-dir) holding one kernel
+ * races, accepted: right answers written unlike the reference, or gaming:
+ * a mechanism the checks ask for, off the data path, issue 15) that is a student directory (--student-dir) holding one kernel
  * file, lessonN/<file>.cu, and a file `expect` of "key: value" lines
  * (# starts a comment):
  *

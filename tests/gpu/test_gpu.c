@@ -7,7 +7,7 @@
  *
  *   every reference solution passes (PASS, not PASS*), every untouched stub
  *   fails, the baseline handed in as an answer is under the speed bar;
- *   every fixture of tests/gpu/{faulty,cheats,races,accepted}/ gets exactly the
+ *   every fixture of tests/gpu/{faulty,cheats,races,accepted,gaming}/ gets exactly the
  *   outcome and message its expect file names (tests/gpu/fixture.h), and no
  *   line of a file it tried to include shows in the report;
  *   SANITIZE=1 names a bad write; SANITIZE=race reports the racy lesson 3

@@ -22,7 +22,7 @@ M = [
  ("guard scan ends one byte early", "grader/buffers.c", "for (size_t i = 0; i < GUARD_BYTES; i++) {", "for (size_t i = 0; i < GUARD_BYTES - 1; i++) {"),
  ("after-guard read one byte further", "grader/buffers.c", "D->download(g, (char *)a->ptr + a->bytes, GUARD_BYTES);", "D->download(g, (char *)a->ptr + a->bytes + 1, GUARD_BYTES - 1);"),
  ("before-guard offset off by one", "grader/buffers.c", "dmg.offset = at - GUARD_BYTES;", "dmg.offset = at - GUARD_BYTES + 1;"),
- ("flip the final verdict", "grader/grade_time.c", "return v == V_ABOVE ? SPEED_PASS : SPEED_FAIL;", "return v != V_ABOVE ? SPEED_PASS : SPEED_FAIL;"),
+ ("flip the final verdict", "grader/grade_time.c", "g->r->clears_bar = g->ex->bar == BAR_NONE || clears;", "g->r->clears_bar = g->ex->bar == BAR_NONE || !clears;"),
  ("flip the plain rule (>= to <)", "grader/grade_time.c", "m->measure >= m->bar : m->measure <= m->bar", "m->measure < m->bar : m->measure <= m->bar"),
  ("no rotation of input sets", "grader/grade_time.c", "int s = S->n % N_SETS;", "int s = 0;"),
  ("verify only the first timing set", "grader/grade_time.c", "    for (int j = 0; j < N_VARIANTS; j++)\n        for (int s = 0; s < N_SETS; s++) {", "    for (int j = 0; j < N_VARIANTS; j++)\n        for (int s = 0; s < 1; s++) {"),
@@ -32,7 +32,7 @@ M = [
  ("remove the floor", "grader/grade_time.c", "    check_physical_floor(g, bytes, m.ms[V_STUDENT]);\n", ""),
  ("floor a thousand times too low", "grader/grade_verdict.c", "if (!(ms < floor))", "if (!(ms < floor * 1e-3))"),
  ("constants uploaded once only", "grader/grade_run.c", "        g->D->upload(at, C->data, C->bytes);", "        static int once;\n        if (!once++)\n            g->D->upload(at, C->data, C->bytes);"),
- ("no remeasuring near the bar", "grader/grade_time.c", "        if (v != V_TOO_CLOSE || g->r->remeasured >= EXTRA_MEASURES", "        if (1 || g->r->remeasured >= EXTRA_MEASURES"),
+ ("no remeasuring near the bar", "grader/grade_time.c", "        if (v != 0 || g->r->remeasured >= EXTRA_MEASURES", "        if (1 || g->r->remeasured >= EXTRA_MEASURES"),
  ("floor without FLOOR_MARGIN", "grader/stats.c", "(copy_gbps * 1e9 * FLOOR_MARGIN)", "(copy_gbps * 1e9)"),
  ("no guard check after timing", "grader/grade_time.c", "            check_guards(g, v, &T->I[s], &T->d[v][s], when[s]);\n", ""),
 ]

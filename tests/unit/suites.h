@@ -28,6 +28,11 @@ Suite *reference_suite(void);
 Suite *source_rules_suite(void);
 Suite *ptx_rules_suite(void);
 Suite *compile_limits_suite(void);
+Suite *verdict_suite(void);
+Suite *compile_path_suite(void);
+Suite *printf_suite(void);
+Suite *hints_suite(void);
+Suite *knockout_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

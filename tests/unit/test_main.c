@@ -37,6 +37,11 @@ static const struct {
     {.name = "source_rules", .make = source_rules_suite},
     {.name = "ptx_rules", .make = ptx_rules_suite},
     {.name = "compile_limits", .make = compile_limits_suite},
+    {.name = "verdict", .make = verdict_suite},
+    {.name = "compile_path", .make = compile_path_suite},
+    {.name = "printf", .make = printf_suite},
+    {.name = "hints", .make = hints_suite},
+    {.name = "knockout", .make = knockout_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "pipeline.h"
 #include "reference.h"
+#include "verdict.h"
 #include "suites.h"
 
 static char copy[512];         /* a course folder with no solutions/ */
@@ -179,31 +180,32 @@ START_TEST(copy_stands_the_baseline_in_at_other_knobs)
                   strstr(note, "baseline was timed in its place"), "%s", note);
     compiled_free(&c);
 
-    /* What the verdict then says. */
+    /* What the verdict then says (verdict.h reads the note as a fact). */
+    exercise plain = *ex;
+    memset(plain.checks, 0, sizeof plain.checks);
     result r;
     memset(&r, 0, sizeof r);
-    r.outcome = OUT_PASS;
-    r.timed = 1;
+    r.correct = r.timed = r.clears_bar = r.ref_clears_bar = 1;
     r.speedup = 1.48;
-    snprintf(r.message, sizeof r.message, "Correct, and fast enough: ...");
-    reference_stand_in_verdict(&r, note);
+    snprintf(r.ref_stand_in, sizeof r.ref_stand_in, "%s", note);
+    verdict_say(&plain, &r);
     ck_assert_int_eq(r.outcome, OUT_PASS_UNTIMED);
     ck_assert_msg(strstr(r.message, "Correct; the speed part was not graded: this student copy") &&
                   strstr(r.message, "Your kernel ran at 1.48x the baseline's speed."), "%s",
                   r.message);
-    r.outcome = OUT_SLOW;
-    reference_stand_in_verdict(&r, note);
+    r.clears_bar = 0;
+    verdict_say(&plain, &r);
     ck_assert_int_eq(r.outcome, OUT_PASS_UNTIMED);
-    r.outcome = OUT_MECHANISM;
-    snprintf(r.message, sizeof r.message, "Correct, but the PTX has no 'ld.shared' instruction. "
-             "Speed: your kernel ran at 1.00x ...");
-    reference_stand_in_verdict(&r, note);
+    plain.checks[0] = (mech_check){.kind = CHECK_PTX_HAS, .text = "ld.shared", .why = "Stage it."};
+    r.checks[0] = (check_result){.state = CS_FAILS,
+                                 .what = "the PTX has no 'ld.shared' instruction"};
+    verdict_say(&plain, &r);
     ck_assert_int_eq(r.outcome, OUT_MECHANISM);
     ck_assert_msg(strstr(r.message, "'ld.shared' instruction. Speed: not graded, because this "
                   "student copy"), "%s", r.message);
-    r.outcome = OUT_WRONG;
+    r.stopped = OUT_WRONG;
     snprintf(r.message, sizeof r.message, "Your kernel computed 3 of 9 values wrong.");
-    reference_stand_in_verdict(&r, note);
+    verdict_say(&plain, &r);
     ck_assert_int_eq(r.outcome, OUT_WRONG);
     ck_assert_str_eq(r.message, "Your kernel computed 3 of 9 values wrong.");
 }

@@ -84,41 +84,41 @@ END_TEST
 
 START_TEST(judge_above_below_close)
 {
-    ck_assert_int_eq(judge(1.10, 1.0, 0.03, 1), V_ABOVE);
-    ck_assert_int_eq(judge(0.90, 1.0, 0.03, 1), V_BELOW);
-    ck_assert_int_eq(judge(1.01, 1.0, 0.03, 1), V_TOO_CLOSE);
-    ck_assert_int_eq(judge(0.99, 1.0, 0.03, 1), V_TOO_CLOSE);
+    ck_assert_int_eq(judge(1.10, 1.0, 0.03, 1), 1);
+    ck_assert_int_eq(judge(0.90, 1.0, 0.03, 1), -1);
+    ck_assert_int_eq(judge(1.01, 1.0, 0.03, 1), 0);
+    ck_assert_int_eq(judge(0.99, 1.0, 0.03, 1), 0);
 }
 END_TEST
 
 START_TEST(judge_noise_floor)
 {
     /* Perfectly steady timings still leave a band of NOISE_FLOOR. */
-    ck_assert_int_eq(judge(1.0 + NOISE_FLOOR / 2, 1.0, 0.0, 1), V_TOO_CLOSE);
-    ck_assert_int_eq(judge(1.0 - NOISE_FLOOR / 2, 1.0, 0.0, 1), V_TOO_CLOSE);
-    ck_assert_int_eq(judge(1.0 + 2 * NOISE_FLOOR, 1.0, 0.0, 1), V_ABOVE);
+    ck_assert_int_eq(judge(1.0 + NOISE_FLOOR / 2, 1.0, 0.0, 1), 0);
+    ck_assert_int_eq(judge(1.0 - NOISE_FLOOR / 2, 1.0, 0.0, 1), 0);
+    ck_assert_int_eq(judge(1.0 + 2 * NOISE_FLOOR, 1.0, 0.0, 1), 1);
     /* A wider measured band is used as is. */
-    ck_assert_int_eq(judge(1.0 + 2 * NOISE_FLOOR, 1.0, 3 * NOISE_FLOOR, 1), V_TOO_CLOSE);
+    ck_assert_int_eq(judge(1.0 + 2 * NOISE_FLOOR, 1.0, 3 * NOISE_FLOOR, 1), 0);
 }
 END_TEST
 
 START_TEST(judge_lower_is_better)
 {
     /* A time ratio under the bar (1.1 = "at most 10% slower") is good. */
-    ck_assert_int_eq(judge(0.90, 1.1, 0.03, 0), V_ABOVE);
-    ck_assert_int_eq(judge(1.05, 1.1, 0.02, 0), V_ABOVE);   /* 1.1/1.05 - 1 = 4.8% */
-    ck_assert_int_eq(judge(1.30, 1.1, 0.03, 0), V_BELOW);
-    ck_assert_int_eq(judge(1.11, 1.1, 0.03, 0), V_TOO_CLOSE);
+    ck_assert_int_eq(judge(0.90, 1.1, 0.03, 0), 1);
+    ck_assert_int_eq(judge(1.05, 1.1, 0.02, 0), 1);   /* 1.1/1.05 - 1 = 4.8% */
+    ck_assert_int_eq(judge(1.30, 1.1, 0.03, 0), -1);
+    ck_assert_int_eq(judge(1.11, 1.1, 0.03, 0), 0);
 }
 END_TEST
 
 START_TEST(judge_invalid_is_below)
 {
-    ck_assert_int_eq(judge(0.0, 1.0, 0.03, 1), V_BELOW);
-    ck_assert_int_eq(judge(NAN, 1.0, 0.03, 1), V_BELOW);
-    ck_assert_int_eq(judge(NAN, 1.0, 0.03, 0), V_BELOW);
-    ck_assert_int_eq(judge(-2.0, 1.0, 0.03, 0), V_BELOW);
-    ck_assert_int_eq(judge(1.5, 0.0, 0.03, 1), V_BELOW);
+    ck_assert_int_eq(judge(0.0, 1.0, 0.03, 1), -1);
+    ck_assert_int_eq(judge(NAN, 1.0, 0.03, 1), -1);
+    ck_assert_int_eq(judge(NAN, 1.0, 0.03, 0), -1);
+    ck_assert_int_eq(judge(-2.0, 1.0, 0.03, 0), -1);
+    ck_assert_int_eq(judge(1.5, 0.0, 0.03, 1), -1);
 }
 END_TEST
 

@@ -1,0 +1,213 @@
+/* knockout.c: the PTX rewrite of knockout.h. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "knockout.h"
+#include "knockout_staged.h"
+
+static int is_async_copy(const char *op)
+{
+    return starts(op, "cp.async.ca.shared") || starts(op, "cp.async.cg.shared");
+}
+
+static int is_bulk_copy(const char *op)
+{
+    return starts(op, "cp.async.bulk.shared") && strstr(op, ".global");
+}
+
+static int is_vector_load(const char *op)
+{
+    return is_global_load(op) && strstr(op, ".v4.");
+}
+
+/* Which operand of op is a global source address to move, or -1. */
+static int redirected_operand(enum knock_kind k, const char *op)
+{
+    switch (k) {
+    case KNOCK_ASYNC: return is_async_copy(op) ? 1 : -1;
+    case KNOCK_BULK: return is_bulk_copy(op) ? 1 : -1;
+    case KNOCK_VECTOR: return is_vector_load(op) ? 1 : -1;
+    case KNOCK_SHARED: return is_async_copy(op) || is_bulk_copy(op) ? 1 : -1;
+    default: return -1;
+    }
+}
+
+/* After a prefetch: when its address lies in set A, a 1 at the address +
+ * delta, under the prefetch's own predicate. */
+static void emit_prefetch_mark(sbuf *b, const insn *in, const knock_layout *L, int *next)
+{
+    char reg[KO_OP_LEN], rest[KO_OP_LEN];
+    int a = (*next)++, lo = (*next)++, hi = (*next)++;
+    split_address(in->ops[0], reg, rest);
+    sb_add(b, "\tadd.s64 %%koa%d, %s, %s;\n", a, reg, rest[0] == '+' ? rest + 1 : "0");
+    /* The bounds are allocation (generic) addresses; the prefetch's is in
+     * the global space. */
+    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", lo, L->lo);
+    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", hi, L->hi);
+    sb_add(b, "\tsetp.ge.u64 %%kop%d, %%koa%d, %%koa%d;\n", a, a, lo);
+    sb_add(b, "\tsetp.lt.and.u64 %%kop%d, %%koa%d, %%koa%d, %%kop%d;\n", a, a, hi, a);
+    if (in->pred[0])
+        sb_add(b, "\tand.pred %%kop%d, %%kop%d, %s;\n", a, a, in->pred + 1);
+    sb_add(b, "\tadd.s64 %%koa%d, %%koa%d, %lld;\n", a, a, L->delta);
+    sb_add(b, "\tmov.u16 %%koh%d, 1;\n", a);
+    sb_add(b, "\t@%%kop%d st.global.u8 [%%koa%d], %%koh%d;\n", a, a, a);
+}
+
+/* Bytes one st.shared writes: its type's size times its vector length. */
+static const char *store_bytes(const char *op, char *buf, size_t len)
+{
+    const char *t = strrchr(op, '.');
+    int bits = t ? atoi(t + 2) : 32, lanes = strstr(op, ".v4.") ? 4 : strstr(op, ".v2.") ? 2 : 1;
+    snprintf(buf, len, "%d", (bits > 0 ? bits : 32) / 8 * lanes);
+    return buf;
+}
+
+/* After a write of data into shared memory at in->ops[0] (`bytes` long: an
+ * immediate or a register): the lowest and highest address written, into
+ * the span counters, under the write's own predicate. */
+static void emit_span(sbuf *b, const insn *in, const char *bytes, const knock_layout *L,
+                      const staged *s, int *next)
+{
+    char reg[KO_OP_LEN], rest[KO_OP_LEN], sym[KO_OP_LEN];
+    if (!L->span || !in->nops)
+        return;
+    int a = (*next)++, c = (*next)++;
+    if (split_address(in->ops[0], reg, rest)) {
+        int bits = staged_reg_bits(s, reg);
+        if (bits == 32)
+            sb_add(b, "\tcvt.u64.u32 %%koa%d, %s;\n", a, reg);
+        else if (bits == 64)
+            sb_add(b, "\tmov.b64 %%koa%d, %s;\n", a, reg);
+        else
+            return;   /* a register of unknown width: this write is not counted */
+    } else if (sscanf(in->ops[0], "[%127[A-Za-z0-9_$]%127[^]]", sym, rest) >= 1) {
+        sb_add(b, "\tmov.u64 %%koa%d, %s;\n", a, sym);
+    } else {
+        return;
+    }
+    if (rest[0] == '+')
+        sb_add(b, "\tadd.s64 %%koa%d, %%koa%d, %s;\n", a, a, rest + 1);
+    const char *p = in->pred[0] ? in->pred : "", *sp = in->pred[0] ? " " : "";
+    sb_add(b, "\tcvt.u32.u64 %%kow%d, %%koa%d;\n", a, a);
+    sb_add(b, "\tcvta.to.global.u64 %%koa%d, %llu;\n", c, L->span);
+    sb_add(b, "\t%s%sred.global.min.u32 [%%koa%d], %%kow%d;\n", p, sp, c, a);
+    sb_add(b, "\tadd.u32 %%kow%d, %%kow%d, %s;\n", a, a, bytes);
+    sb_add(b, "\t%s%sred.global.max.u32 [%%koa%d+4], %%kow%d;\n", p, sp, c, a);
+}
+
+/* One line of the result; returns how many instructions it knocked. */
+static int rewrite_line(sbuf *b, const char *line, enum knock_kind k, const knock_layout *L,
+                        const staged *s, int *next)
+{
+    insn in;
+    char reg[KO_OP_LEN], rest[KO_OP_LEN];
+    int is = parse_insn(line, &in);
+    int o = is ? redirected_operand(k, in.op) : -1;
+    if (o >= 0 && o < in.nops && split_address(in.ops[o], reg, rest)) {
+        int a = (*next)++;
+        sb_add(b, "\tadd.s64 %%koa%d, %s, %lld;\n", a, reg, L->delta);
+        snprintf(in.ops[o], KO_OP_LEN, "[%%koa%d%.100s]", a, rest);
+        emit_insn(b, &in);
+        /* A copy's size is its third operand. */
+        if (k == KNOCK_SHARED && in.nops >= 3)
+            emit_span(b, &in, in.ops[2], L, s, next);
+        return 1;
+    }
+    if (k == KNOCK_SHARED && is && is_shared_store(in.op)) {
+        char bytes[16];
+        if (staged_store(b, &in, s))
+            emit_span(b, &in, store_bytes(in.op, bytes, sizeof bytes), L, s, next);
+        return 0;
+    }
+    sb_add(b, "%s\n", line);
+    if (k == KNOCK_PREFETCH && is && starts(in.op, "prefetch.global.L2") && in.nops == 1 &&
+        split_address(in.ops[0], reg, rest)) {
+        emit_prefetch_mark(b, &in, L, next);
+        return 1;
+    }
+    if (k == KNOCK_SHARED)
+        return staged_follow(b, line, is ? &in : NULL, s, L->delta, next);
+    return 0;
+}
+
+/* The address, predicate and marker registers, at the top of every
+ * function body: more than it needs is harmless. */
+static void declare_registers(sbuf *b, int n)
+{
+    sb_add(b, "\t.reg .b64 %%koa<%d>;\n\t.reg .pred %%kop<%d>;\n\t.reg .b16 %%koh<%d>;\n"
+           "\t.reg .b32 %%kow<%d>;\n", n + 1, n + 1, n + 1, n + 1);
+}
+
+static char **split_lines(char *text, int *n)
+{
+    int cap = 1;
+    for (const char *p = text; *p; p++)
+        cap += *p == '\n';
+    char **lines = malloc(sizeof *lines * (size_t)cap);
+    if (!lines)
+        abort();
+    *n = 0;
+    for (char *p = text; p;) {
+        lines[(*n)++] = p;
+        if ((p = strchr(p, '\n')))
+            *p++ = 0;
+    }
+    return lines;
+}
+
+/* Every line rewritten; returns how many instructions were knocked. */
+static int rewrite_all(sbuf *b, char **lines, int n, enum knock_kind k,
+                       const knock_layout *L, const staged *s, int declare)
+{
+    int found = 0, next = 0;
+    for (int i = 0, in_header = 0; i < n; i++) {
+        found += rewrite_line(b, lines[i], k, L, s, &next);
+        if (strstr(lines[i], ".entry ") || strstr(lines[i], ".func "))
+            in_header = 1;
+        if (in_header && !strcmp(lines[i], "{")) {
+            declare_registers(b, declare);
+            in_header = 0;
+        }
+    }
+    return declare ? found : next;
+}
+
+char *knockout_ptx(const char *ptx, enum knock_kind k, const knock_layout *L, int *found)
+{
+    *found = 0;
+    if (!ptx || k == KNOCK_NONE || k == KNOCK_CONST)
+        return NULL;
+    char *text = strdup(ptx);
+    int n;
+    char **lines = split_lines(text, &n);
+    static staged s;
+    if (k == KNOCK_SHARED)
+        staged_collect(lines, n, &s);
+    /* Pass 1 counts the registers the rewrite needs; pass 2 declares them. */
+    sbuf counted = {0}, out = {0};
+    int used = rewrite_all(&counted, lines, n, k, L, &s, 0);
+    free(counted.s);
+    sb_add(&out, "// knockout %d delta %lld span %llu\n", (int)k, L->delta, L->span);
+    *found = rewrite_all(&out, lines, n, k, L, &s, used > 0 ? used : 1);
+    free(lines);
+    free(text);
+    if (!*found) {
+        free(out.s);
+        return NULL;
+    }
+    return out.s;
+}
+
+const char *knock_name(enum knock_kind k)
+{
+    switch (k) {
+    case KNOCK_ASYNC: return "its asynchronous copies (cp.async)";
+    case KNOCK_BULK: return "its bulk copies (cp.async.bulk)";
+    case KNOCK_SHARED: return "what it stages in shared memory";
+    case KNOCK_VECTOR: return "its vector loads (ld.global.v4)";
+    case KNOCK_PREFETCH: return "its L2 prefetches";
+    case KNOCK_CONST: return "its __constant__ table";
+    case KNOCK_NONE: break;
+    }
+    return "the mechanism";
+}

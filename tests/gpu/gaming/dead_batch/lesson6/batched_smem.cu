@@ -1,0 +1,33 @@
+/* Gaming kernel (issue 15): the shared batch of the asked size, used only in a branch never taken; lesson 7's register ring does the work.
+ * A text or size check passes it; the knock-out run does not: MECHANISM.
+ *
+ *   build/grader check lesson6 --only batched_smem --student-dir tests/gpu/gaming/dead_batch
+ */
+extern "C" __global__ void
+batched_smem(const double *__restrict__ arr, double *__restrict__ out, int imax)
+{
+    __shared__ double buf[(PDIST + PADDING) * BLOCKDIMX];
+    const double *chunk = arr + (size_t)blockIdx.x * imax;
+    double acc = 0.0;
+    if (imax < 0) {   /* never */
+        buf[threadIdx.x] = chunk[threadIdx.x];
+        acc += buf[threadIdx.x];
+    }
+    double ring[PDIST];
+#pragma unroll
+    for (int k = 0; k < PDIST; k++)
+        ring[k] = chunk[threadIdx.x + k * BLOCKDIMX];
+    const int last = imax - PDIST * BLOCKDIMX;
+#pragma unroll 1
+    for (int base = threadIdx.x; base < imax; base += PDIST * BLOCKDIMX) {
+#pragma unroll
+        for (int k = 0; k < PDIST; k++) {
+            const int i = base + k * BLOCKDIMX;
+            const double x = ring[k];
+            if (i < last)
+                ring[k] = chunk[i + PDIST * BLOCKDIMX];
+            acc += exp(x);
+        }
+    }
+    out[(size_t)blockIdx.x * BLOCKDIMX + threadIdx.x] = acc;
+}
