@@ -83,6 +83,14 @@ typedef struct device_ops {
 
     /* Copy bandwidth in GB/s, bytes read plus bytes written. */
     double (*copy_gbps)(const device_facts *dev);
+    /* Device-memory latency in ns: the time of one load that misses L2,
+     * from a dependent pointer chase (each load's address is the value the
+     * previous one returned) over lines far apart in a buffer several times
+     * the L2. Measured on the first call, then the same value for the rest
+     * of the process, as the copy bandwidth is measured once per grading.
+     * 0 when it could not be measured (the report then leaves out the
+     * bytes-in-flight figures). */
+    double (*latency_ns)(const device_facts *dev);
     /* Evict the L2, so a timed launch starts from device memory. */
     void (*flush_l2)(const device_facts *dev);
 

@@ -94,6 +94,127 @@ static double cuda_copy_gbps(const device_facts *dev)
     return 2.0 * (double)bytes / (median(ms, REPS) * 1e-3) / 1e9;
 }
 
+/* The pointer chase: one thread follows `hops` pointers, each load's
+ * address being the value the previous load returned, so no two loads
+ * overlap and the time per hop is the latency of one load. ld.global.cg
+ * caches in L2 only: every line is visited once, after the L2 was flushed,
+ * so every hop misses both caches. Written in PTX so the driver compiles it
+ * without NVRTC (sm_75 is the oldest GPU the course runs on). */
+static const char chase_ptx[] =
+    ".version 7.0\n"
+    ".target sm_75\n"
+    ".address_size 64\n"
+    ".visible .entry latency_chase(.param .u64 start, .param .u32 hops, .param .u64 out)\n"
+    "{\n"
+    "    .reg .pred %p<2>;\n"
+    "    .reg .b32 %r<4>;\n"
+    "    .reg .b64 %rd<4>;\n"
+    "    ld.param.u64 %rd1, [start];\n"
+    "    ld.param.u32 %r1, [hops];\n"
+    "    ld.param.u64 %rd2, [out];\n"
+    "    mov.u32 %r2, 0;\n"
+    "$L_hop:\n"
+    "    ld.global.cg.u64 %rd1, [%rd1];\n"
+    "    add.u32 %r2, %r2, 1;\n"
+    "    setp.lt.u32 %p1, %r2, %r1;\n"
+    "    @%p1 bra $L_hop;\n"
+    "    st.global.u64 [%rd2], %rd1;\n"
+    "    ret;\n"
+    "}\n";
+
+enum {
+    CHASE_PAGE = 2 << 20,      /* the GPU's large page: hops stay in one for a while */
+    CHASE_LINES = CHASE_PAGE / 128,
+    CHASE_PER_PAGE = 48,       /* hops in one page before the next: TLB misses rare */
+    CHASE_REPS = 7
+};
+
+/* Hop k's line: pages in order, and within a page lines in a scattered
+ * order (an odd multiplier permutes the 16384 lines), so no two hops share
+ * a line, a DRAM row or a stride a prefetcher could follow. */
+static size_t chase_offset(size_t k)
+{
+    size_t page = k / CHASE_PER_PAGE, j = k % CHASE_PER_PAGE;
+    size_t line = (j * 40503 + page * 97) % CHASE_LINES;
+    return page * (size_t)CHASE_PAGE + line * 128;
+}
+
+/* Write the chain into `buf`: hop k holds the address of hop k+1, the last
+ * the first. One small copy per hop, from pinned memory so that they queue
+ * without waiting for each other. */
+static void chase_build(char *buf, size_t hops)
+{
+    uint64_t *next;
+    CUDA_CHECK(cudaMallocHost((void **)&next, hops * sizeof *next));
+    for (size_t k = 0; k < hops; k++) {
+        next[k] = (uint64_t)(uintptr_t)(buf + chase_offset((k + 1) % hops));
+        CUDA_CHECK(cudaMemcpyAsync(buf + chase_offset(k), &next[k], sizeof next[k],
+                                   cudaMemcpyHostToDevice, 0));
+    }
+    CUDA_CHECK(cudaStreamSynchronize(0));
+    CUDA_CHECK(cudaFreeHost(next));
+}
+
+/* Time the chase; 0 when the chase module does not load or launch (the
+ * grader's own kernel: the student's grade must not depend on it). */
+static double chase_ns(const device_facts *dev, char *buf, size_t hops, void *out)
+{
+    cudaLibrary_t lib = NULL;
+    cudaKernel_t fn = NULL;
+    if (cudaLibraryLoadData(&lib, chase_ptx, NULL, NULL, 0, NULL, NULL, 0) != cudaSuccess ||
+        cudaLibraryGetKernel(&fn, lib, "latency_chase") != cudaSuccess) {
+        (void)cudaGetLastError();
+        if (lib)
+            (void)cudaLibraryUnload(lib);
+        return 0;
+    }
+    void *start = buf;
+    unsigned n = (unsigned)hops;
+    void *args[] = {&start, &n, &out};
+    cudaEvent_t e0, e1;
+    CUDA_CHECK(cudaEventCreate(&e0));
+    CUDA_CHECK(cudaEventCreate(&e1));
+    double ms[CHASE_REPS];
+    int ok = 1;
+    for (int r = -1; r < CHASE_REPS && ok; r++) {
+        cuda_flush_l2(dev);
+        CUDA_CHECK(cudaEventRecord(e0, 0));
+        ok = cudaLaunchKernel((const void *)fn, (dim3){1, 1, 1}, (dim3){1, 1, 1}, args, 0,
+                              0) == cudaSuccess;
+        CUDA_CHECK(cudaEventRecord(e1, 0));
+        CUDA_CHECK(cudaEventSynchronize(e1));
+        float t;
+        CUDA_CHECK(cudaEventElapsedTime(&t, e0, e1));
+        if (r >= 0)
+            ms[r] = t;
+    }
+    (void)cudaGetLastError();
+    CUDA_CHECK(cudaEventDestroy(e0));
+    CUDA_CHECK(cudaEventDestroy(e1));
+    CUDA_CHECK(cudaLibraryUnload(lib));
+    return ok ? median(ms, CHASE_REPS) * 1e6 / (double)hops : 0;
+}
+
+static double cuda_latency_ns(const device_facts *dev)
+{
+    static double cached = -1;
+    if (cached >= 0)
+        return cached;
+    /* Four times the L2, in whole pages, so no hop can still be cached. */
+    size_t l2 = dev->l2_bytes ? dev->l2_bytes : (64u << 20);
+    size_t pages = (4 * l2 + CHASE_PAGE - 1) / CHASE_PAGE;
+    size_t hops = pages * CHASE_PER_PAGE;
+    char *buf;
+    void *out;
+    CUDA_CHECK(cudaMalloc((void **)&buf, pages * (size_t)CHASE_PAGE));
+    CUDA_CHECK(cudaMalloc(&out, sizeof(uint64_t)));
+    chase_build(buf, hops);
+    cached = chase_ns(dev, buf, hops, out);
+    CUDA_CHECK(cudaFree(buf));
+    CUDA_CHECK(cudaFree(out));
+    return cached;
+}
+
 /* A failed load: the call and error on the first line, then what the JIT
  * said (its "too much shared data" lines name the limit). */
 static int load_failed(cudaError_t e, const char *call, const char *jit, char *log, size_t len)
@@ -319,6 +440,7 @@ const device_ops device_cuda = {
     .limits = cuda_limits,
     .resources = cuda_resources,
     .copy_gbps = cuda_copy_gbps,
+    .latency_ns = cuda_latency_ns,
     .flush_l2 = cuda_flush_l2,
     .alloc = cuda_alloc,
     .release = cuda_release,

@@ -15,6 +15,7 @@ static int nmodules;
 static device_facts host_dev;
 static int have_dev;
 static double host_gbps;
+static double host_latency;
 host_counts host_count;
 
 void host_reset(void)
@@ -26,6 +27,7 @@ void host_reset(void)
     snprintf(host_dev.name, sizeof host_dev.name, "host backend (CPU tests)");
     have_dev = 1;
     host_gbps = 1000;
+    host_latency = HOST_LATENCY_NS;
 }
 
 int host_add(const host_module *m)
@@ -47,6 +49,11 @@ void host_set_device(const device_facts *dev, double copy_gbps)
     if (dev)
         host_dev = *dev;
     host_gbps = copy_gbps;
+}
+
+void host_set_latency(double ns)
+{
+    host_latency = ns;
 }
 
 static int host_probe(device_facts *dev, char *why, size_t len)
@@ -209,6 +216,12 @@ static double host_copy_gbps(const device_facts *dev)
     return host_gbps;
 }
 
+static double host_latency_ns(const device_facts *dev)
+{
+    (void)dev;
+    return host_latency;
+}
+
 static void host_flush_l2(const device_facts *dev)
 {
     (void)dev;
@@ -308,6 +321,7 @@ const device_ops device_host = {
     .limits = host_limits,
     .resources = host_resources,
     .copy_gbps = host_copy_gbps,
+    .latency_ns = host_latency_ns,
     .flush_l2 = host_flush_l2,
     .alloc = host_alloc,
     .release = host_release,

@@ -55,13 +55,19 @@ typedef struct host_module {
 
 #define HOST_MAX_MODULES 16
 
+/* The device-memory latency the host backend reports until told otherwise. */
+#define HOST_LATENCY_NS 600.0
+
 /* Forget every module and reset the device to the calibration GPU (an
- * H100) with a copy bandwidth of 1000 GB/s. */
+ * H100) with a copy bandwidth of 1000 GB/s and a latency of
+ * HOST_LATENCY_NS. */
 void host_reset(void);
 /* Add a module; one for the same path replaces it. 0, or -1 when full. */
 int host_add(const host_module *m);
 /* The device probe reports; NULL: no GPU (probe fails with OUT_NO_GPU). */
 void host_set_device(const device_facts *dev, double copy_gbps);
+/* The latency the backend reports, in ns (0: could not be measured). */
+void host_set_latency(double ns);
 
 /* What the backend was asked to do, for tests that count. */
 typedef struct host_counts {

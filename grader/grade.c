@@ -54,6 +54,7 @@ static void find_device(grade_ctx *g)
         child_fail((enum outcome)o, NULL, "No usable GPU: %s", why);
     snprintf(g->r->gpu, sizeof g->r->gpu, "%s", g->dev.name);
     g->r->cc = g->dev.cc;
+    g->r->sm_count = g->dev.sm_count;
     if (g->ex->min_cc && g->dev.cc < g->ex->min_cc)
         child_fail(OUT_UNSUPPORTED, NULL, "This exercise needs a GPU of compute capability "
                    "%d.%d or newer; this one (%s) is %d.%d, so it cannot be graded here. The "
@@ -166,6 +167,10 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     if (!o->correctness_only) {
         set_stage("measuring the GPU's copy bandwidth");
         r->copy_gbps = g.D->copy_gbps(&g.dev);
+        if (ex->latency_bound) {
+            set_stage("measuring the GPU's device-memory latency");
+            r->latency_ns = g.D->latency_ns(&g.dev);
+        }
     }
     check_correctness(&g);
     r->correct = 1;

@@ -1,8 +1,10 @@
 /* report_json.c: the machine-readable report, one record per exercise. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include "diagnose.h"
 #include "report.h"
+#include "stats.h"
 
 void json_escape(FILE *f, const char *s)
 {
@@ -88,6 +90,20 @@ static void checks_json(FILE *f, const exercise *ex, const result *r)
     fputs("]", f);
 }
 
+/* Little's law for a latency-bound exercise: the latency, and the bytes
+ * in flight per SM the student's kernel sustained beside what the copy
+ * bandwidth needs (null where the latency is unknown). */
+static void in_flight_json(FILE *f, const result *r)
+{
+    double have = bytes_in_flight_per_sm(r->time[V_STUDENT].gbps, r->latency_ns, r->sm_count);
+    double need = bytes_in_flight_per_sm(r->copy_gbps, r->latency_ns, r->sm_count);
+    num(f, "latency_ns", r->latency_ns > 0 ? r->latency_ns : NAN, 0);
+    fprintf(f, "\"sm_count\": %d, ", r->sm_count);
+    num(f, "in_flight_bytes_per_sm", have > 0 ? have : NAN, 0);
+    num(f, "in_flight_needed_per_sm", need > 0 ? need : NAN, 0);
+    num(f, "in_flight_share", have > 0 && need > 0 ? have / need : NAN, 0);
+}
+
 int write_json_report(const char *path, const graded *g, int n, const char *mode)
 {
     FILE *f = fopen(path, "w");
@@ -141,6 +157,8 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
             num(f, "student_gbps", r->time[V_STUDENT].gbps, 0);
             num(f, "copy_gbps", r->copy_gbps, 0);
             num(f, "noise", r->noise, 0);
+            if (ex->latency_bound)
+                in_flight_json(f, r);
             fprintf(f, "\"rounds\": %d, \"remeasured\": %d, ", r->time[V_STUDENT].reps,
                     r->remeasured);
         }

@@ -12,6 +12,7 @@
 #include "fileio.h"
 #include "knobs.h"
 #include "report.h"
+#include "stats.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
@@ -130,6 +131,11 @@ void print_run_header(FILE *f, const graded *g, int n, const char *mode)
         if (r->copy_gbps > 0)
             at += snprintf(line + at, sizeof line - (size_t)at, ", copy bandwidth %.0f GB/s",
                            r->copy_gbps);
+        double ns = 0;
+        for (int k = 0; k < n && !(ns > 0); k++)
+            ns = g[k].r.latency_ns;
+        if (ns > 0)
+            at += snprintf(line + at, sizeof line - (size_t)at, ", memory latency %.0f ns", ns);
         snprintf(line + at, sizeof line - (size_t)at, ". Grading %s. Seed %llu (replay with "
                  "SEED=%llu).", mode, r->seed, r->seed);
         print_wrapped_at(f, line, "", NULL, report_width(f) - 1);
@@ -170,8 +176,8 @@ static void bar_text(char *buf, size_t len, const graded *x)
 
 /* The table's columns, in the order shown. `keep`: the narrower the
  * terminal, the more columns go, lowest `keep` first. */
-enum col { C_ID, C_RESULT, C_BASE, C_YOURS, C_REF, C_SPEEDUP, C_BAR, C_GBS, C_PCT, C_REGS,
-           C_SMEM, C_LOCAL, C_OCC, N_COLS };
+enum col { C_ID, C_RESULT, C_BASE, C_YOURS, C_REF, C_SPEEDUP, C_BAR, C_GBS, C_PCT, C_FLIGHT,
+           C_REGS, C_SMEM, C_LOCAL, C_OCC, N_COLS };
 
 static const struct column {
     const char *head;
@@ -188,11 +194,33 @@ static const struct column {
     [C_BAR] = {.head = "bar", .keep = 89, .timing = 1},
     [C_GBS] = {.head = "GB/s", .keep = 40, .timing = 1},
     [C_PCT] = {.head = "%bw", .keep = 60, .timing = 1},
+    [C_FLIGHT] = {.head = "flight/SM", .keep = 38, .timing = 1},
     [C_REGS] = {.head = "regs", .keep = 70},
     [C_SMEM] = {.head = "smem", .keep = 69},
     [C_LOCAL] = {.head = "local", .keep = 68},
     [C_OCC] = {.head = "occ", .keep = 67},
 };
+
+/* Little's law for a timed, latency-bound exercise: the bytes in flight
+ * per SM the student's kernel sustained and what the copy bandwidth needs.
+ * 0 when the exercise is not latency-bound or a figure is missing. */
+static int in_flight(const graded *x, double *have, double *need)
+{
+    const result *r = &x->r;
+    if (!x->ex->latency_bound || !r->timed)
+        return 0;
+    *have = bytes_in_flight_per_sm(r->time[V_STUDENT].gbps, r->latency_ns, r->sm_count);
+    *need = bytes_in_flight_per_sm(r->copy_gbps, r->latency_ns, r->sm_count);
+    return *have > 0 && *need > 0;
+}
+
+/* "3.1/9.4 KB": sustained over needed. */
+static void flight_cell(char *buf, size_t len, const graded *x)
+{
+    double have, need;
+    if (in_flight(x, &have, &need))
+        snprintf(buf, len, "%.1f/%.1f KB", have / 1024, need / 1024);
+}
 
 typedef char cell[32];
 
@@ -216,6 +244,7 @@ static void row_cells(const graded *x, cell c[N_COLS])
                      100 * r->time[V_STUDENT].gbps / r->copy_gbps);
     }
     bar_text(c[C_BAR], sizeof c[C_BAR], x);
+    flight_cell(c[C_FLIGHT], sizeof c[C_FLIGHT], x);
     const resources *s = &r->res[V_STUDENT];
     if (s->known) {
         snprintf(c[C_REGS], sizeof c[C_REGS], "%d", s->regs);
@@ -419,6 +448,22 @@ static void print_times(FILE *f, const result *r)
             r->time[V_SOLUTION].ms, r->time[V_STUDENT].reps);
 }
 
+/* Little's law in words (lesson 1): what the kernel kept in flight. */
+static void print_in_flight(FILE *f, const graded *x)
+{
+    double have, need;
+    if (!in_flight(x, &have, &need))
+        return;
+    const result *r = &x->r;
+    char line[512];
+    snprintf(line, sizeof line, "In flight: your kernel kept %.1f KB per SM in flight (%.0f "
+             "GB/s x %.0f ns latency / %d SMs); the copy bandwidth needs %.1f KB per SM, so "
+             "it kept %.0f%% of that (Little's law, lesson 1).", have / 1024,
+             r->time[V_STUDENT].gbps, r->latency_ns, r->sm_count, need / 1024,
+             100 * have / need);
+    print_wrapped_at(f, line, "   ", "     ", text_width(f));
+}
+
 void print_explanations(FILE *f, const graded *g, int n, int color, const char *root)
 {
     for (int i = 0; i < n; i++) {
@@ -437,6 +482,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             print_indented(f, r->detail, "     | ");
         print_kernel_output(f, r);
         print_times(f, r);
+        print_in_flight(f, &g[i]);
         print_checks(f, &g[i], color);
         if (r->failed_check[0]) {
             fprintf(f, "   Why it matters:\n");

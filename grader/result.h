@@ -114,6 +114,9 @@ typedef struct result {
     double noise;           /* relative half-spread between two halves of the rounds */
     int remeasured;         /* how many extra rounds of timing near the line */
     double copy_gbps;       /* the device's copy bandwidth, measured in this run */
+    double latency_ns;      /* the device-memory latency; 0 unmeasured (only measured
+                               for a latency_bound exercise) */
+    int sm_count;           /* the GPU's SMs, for bytes in flight per SM */
     char gpu[128];
     int cc;
     int no_gpu;             /* 1: checked without a GPU (nogpu.c): nothing was run */

@@ -163,6 +163,11 @@ typedef struct exercise {
     void (*build)(instance *I, size_t size, const int *knobs, const device_facts *dev);
     double rtol, atol;             /* |got - want| <= atol + rtol * |want| */
 
+    /* 1: the kernel's speed is set by how many bytes it keeps in flight
+     * (Little's law, lesson 1): the report shows the bytes in flight per SM
+     * it sustained beside what the copy bandwidth needs. */
+    int latency_bound;
+
     enum bar_kind bar;
     double bar_share;
     double bar_floor;              /* BAR_SPEEDUP: the least speedup that can pass */

@@ -58,3 +58,10 @@ double physical_floor_ms(double bytes, double copy_gbps)
         return 0;
     return bytes / (copy_gbps * 1e9 * FLOOR_MARGIN) * 1e3;
 }
+
+double bytes_in_flight_per_sm(double gbps, double latency_ns, int sms)
+{
+    if (!(gbps > 0) || !(latency_ns > 0) || sms <= 0)
+        return 0;
+    return gbps * latency_ns / sms;
+}

@@ -44,6 +44,12 @@ double physical_floor_ms(double bytes, double copy_gbps);
  * being timed on something other than the work. */
 #define FLOOR_MARGIN 1.3
 
+/* Little's law: the bytes a kernel keeps in flight on each SM when it
+ * moves `gbps` GB/s through a memory of latency `latency_ns` ns over `sms`
+ * SMs: gbps x latency / sms (GB/s x ns = bytes). 0 when any is unknown.
+ * With the copy bandwidth as `gbps`, what full bandwidth needs. */
+double bytes_in_flight_per_sm(double gbps, double latency_ns, int sms);
+
 /* The smallest noise band used, however steady the timings look: a gain under
  * this never counts as real. */
 #define NOISE_FLOOR 0.02

@@ -51,12 +51,14 @@ static const exercise shared_hog = {
     .check_sizes = { 1, 127, 1000, 4097, (size_t)1 << 20, 0 },
     .time_size = (size_t)1 << 25, /* 32M floats: 256 MiB read + written */
     .build = shared_hog_build,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-5,
     .atol = 1e-6,
     /* One 4-byte load in flight per thread, so bandwidth grows with resident
-     * warps until Little's law is met. On the H100 (2026-11-23, grader/calibration/): the stub at 25%
-     * occupancy took 0.361 ms, the solution at 100% 0.162 ms (2.23x); the
-     * bar came to 1.62x. */
+     * warps until Little's law is met. On the H100 (2026-11-23,
+     * grader/calibration/h100-2026-11-23-c.md): the stub at 25% occupancy
+     * took 0.360 ms, the solution at 100% 0.162 ms (2.22-2.23x); the bar
+     * came to 1.61x. */
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
     .bar_floor = 1.5,
@@ -141,12 +143,14 @@ static const exercise register_hog = {
     .check_sizes = { 64, 64 * 1000, 64 * 4099, 64 * 65540, 0 },
     .time_size = (size_t)1 << 25, /* 32M floats: 256 MiB read + written */
     .build = register_hog_build,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-5,
     .atol = 1e-6,
     /* Each thread has one 4-byte load in flight (a store may alias the next
      * load), so the stub at 12.5% occupancy has 1 KB in flight per SM
-     * against 8 KB for the solution at 100%. On the H100 (2026-11-23, grader/calibration/):
-     * 0.446 ms against 0.115 ms (3.89x); the bar came to 2.44x. */
+     * against 8 KB for the solution at 100%. On the H100 (2026-11-23,
+     * grader/calibration/h100-2026-11-23-c.md): 0.445 ms against 0.115 ms
+     * (3.87-3.88x); the bar came to 2.44x. */
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
     .bar_floor = 1.5,

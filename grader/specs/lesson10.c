@@ -49,6 +49,7 @@ static const exercise padded = {
     .time_size = PM_TIME_SIZE,
     .build = build_padded,
     .ncu_no_bank_conflicts = 1,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* On the H100 at 4 blocks/SM, PDIST 8 (2026-11-23): the unpadded buffer
@@ -85,6 +86,7 @@ static const exercise index_major = {
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_index_major,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* "As fast as the padded buffer, within noise": timed against 10a's

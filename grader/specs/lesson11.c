@@ -35,10 +35,14 @@ static long no_smem(const int *knobs)
 }
 
 #define PF_WHY                                                                         \
-    "The exercise is the prefetch into L2: the PTX instruction prefetch.global.L2, "   \
-    "issued from inline assembly (asm volatile(\"prefetch.global.L2 [%0];\" :: "      \
-    "\"l\"(__cvta_generic_to_global(p)))) for the element L2DIST iterations ahead. "   \
-    "CUDA C has no function for it. It must run for the stream, and ahead: the thread "  \
+    "The exercise is the prefetch into L2: the PTX instruction prefetch.global.L2 "    \
+    "for the element L2DIST iterations ahead, from inline assembly (asm volatile("    \
+    "\"prefetch.global.L2 [%0];\" :: \"l\"(__cvta_generic_to_global(p)))) or from "   \
+    "libcu++ (cuda::apply_access_property(p, 128, cuda::access_property::normal{}) "  \
+    "from <cuda/annotated_ptr>, which emits prefetch.global.L2::evict_normal per "    \
+    "128-byte line on compute capability 8.0 and newer, and nothing on older GPUs; "  \
+    "not access_property::persisting, whose evict_last asks L2 to keep lines this "  \
+    "loop reads only once). It must run for the stream, and ahead: the thread "       \
     "must issue other loads between a line's prefetch and its first load (in 11b, "      \
     "the ring's copies load PDIST iterations ahead, so L2DIST must exceed PDIST + 1)."
 
@@ -58,6 +62,7 @@ static const exercise l2_prefetch = {
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_l2_prefetch,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* Calibration: ten gradings on an NVIDIA H100 80GB HBM3, 2026-11-23
@@ -120,6 +125,7 @@ static const exercise short_ring = {
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_short_ring,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* Calibration: ten gradings on an NVIDIA H100 80GB HBM3, 2026-11-23

@@ -26,7 +26,10 @@ static void build_bulk_ring(instance *I, size_t size, const int *knobs,
 #define LDGSTS_WHY                                                                     \
     "The ring still makes per-thread asynchronous copies (cp.async.ca/cg in the "     \
     "PTX, lesson 9's __pipeline_memcpy_async). The exercise replaces them: one bulk " \
-    "copy per stage, started by one thread, fills the whole stage."
+    "copy per stage, started by one thread, fills the whole stage. libcu++'s "       \
+    "cuda::memcpy_async falls back to these copies, silently, unless it has "        \
+    "compute capability 9.0, a cuda::aligned_size_t<16> size, a block-scope "         \
+    "cuda::barrier in shared memory and a global source."
 
 static const exercise bulk_ring = {
     .lesson = 12,
@@ -48,6 +51,7 @@ static const exercise bulk_ring = {
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_bulk_ring,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* Calibration: ten gradings on an NVIDIA H100 80GB HBM3, 2026-11-23

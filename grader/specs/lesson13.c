@@ -103,8 +103,9 @@ static const exercise coefficients = {
          "Read the coefficients from the __constant__ array coef (ld.const in the PTX): "
          "every lane of a warp reads the same coefficient at the same moment, which the "
          "constant cache serves as one broadcast, and with the index known at compile time "
-         "the arithmetic takes it straight from the constant bank. The grader has already "
-         "copied the coefficients into coef.",
+         "the arithmetic in the machine code (SASS) takes it straight from the constant "
+         "bank, the ld.const folded away. The grader has already copied the coefficients "
+         "into coef.",
          .knock = KNOCK_CONST},
         {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
          "The kernel uses local memory (device memory): read the coefficients where they "
@@ -183,7 +184,8 @@ static const exercise lookup = {
          "The constant cache serves one address per warp at a time, so 32 lanes reading "
          "32 different entries are served one after another. Read table_g, the global "
          "copy, through a const __restrict__ pointer or __ldg(): the L1 cache serves a "
-         "warp's 32 addresses in one request."},
+         "warp's load in one pass per distinct 128-byte line, at most the table's eight "
+         "lines here."},
     },
 };
 

@@ -75,6 +75,7 @@ static const exercise ex_unroll = {
     .check_sizes = SUM_SIZES,
     .time_size = SUM_TIME,
     .build = build_sums,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-9,
     .atol = 1e-6,
     /* Roughly proportional to the loads in flight until the bandwidth is
@@ -104,6 +105,7 @@ static const exercise ex_vector_loads = {
     .check_sizes = SUM_SIZES,
     .time_size = SUM_TIME,
     .build = build_sums,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-9,
     .atol = 1e-6,
     /* Four times the bytes per load in flight. On the H100 (2026-11-23, grader/calibration/): 3.21x,

@@ -37,6 +37,7 @@ static const exercise rolling_direct = {
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* A demo has no reference solution: the bar is the floor alone, "at least
@@ -66,6 +67,7 @@ static const exercise rolling_regs = {
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* On the H100 (2026-11-23, grader/calibration/): solution 4.43x at PDIST 8, bar 3.06x; the untouched

@@ -29,6 +29,7 @@ static const exercise rolling_smem = {
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling_smem,
+    .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,
     /* On the H100 (2026-11-23) the reference gained only about 12% over the

@@ -45,6 +45,8 @@ typedef struct record {
     int cc;
     double measure, bar;
     int timed;
+    double latency_ns;      /* the device-memory latency, where measured */
+    int has_latency;
     char message[1024];
 } record;
 
@@ -105,6 +107,7 @@ static int read_report(const char *path, record *recs, int max)
         r->measure = json_num(line, "measure", &r->timed);
         r->bar = json_num(line, "bar", &found);
         r->timed &= found;
+        r->latency_ns = json_num(line, "latency_ns", &r->has_latency);
     }
     fclose(f);
     return n;
@@ -208,6 +211,16 @@ START_TEST(solutions_all_pass)
              * means nothing on this GPU, which is a failure of the course. */
             ck_assert_msg(!strcmp(r->outcome, "PASS"), "solution of lesson%d/%s: %s, not "
                           "PASS: %s", r->lesson, r->name, r->outcome, r->message);
+        /* Little's law in the report: a latency-bound exercise that was
+         * timed has the device-memory latency, and a plausible one (an
+         * H100's is several hundred ns; an L2 hit, or a chase that overlaps
+         * its loads, would be far under 100). */
+        const exercise *ex = find_exercise(r->lesson, r->name);
+        if (ex && ex->latency_bound && r->timed)
+            ck_assert_msg(r->has_latency && r->latency_ns > 100 && r->latency_ns < 5000,
+                          "lesson%d/%s: device-memory latency %s%.0f ns, not measured or "
+                          "implausible", r->lesson, r->name, r->has_latency ? "" : "(none) ",
+                          r->latency_ns);
     }
     ck_assert_int_eq(st, 0);
 }

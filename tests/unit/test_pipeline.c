@@ -102,6 +102,37 @@ START_TEST(bandwidth_bar)
 }
 END_TEST
 
+/* The latency is measured for a latency-bound exercise only, and reaches
+ * the result with the SM count the report divides by. */
+START_TEST(latency_measured_where_latency_bound)
+{
+    result r;
+    t_student = 0.012;
+    use_kernels(&t_axpy, axpy_timed);
+    grade_host(&t_axpy, 0, &r);
+    expect(&r, OUT_PASS, NULL);
+    ck_assert_double_eq(r.latency_ns, 0);
+    ck_assert_int_eq(r.sm_count, 132);
+
+    exercise ex = t_axpy;
+    ex.latency_bound = 1;
+    use_kernels(&ex, axpy_timed);
+    ck_assert_double_eq_tol(r.copy_gbps, 1000, 1e-9);
+    host_set_latency(480);
+    grade_host(&ex, 0, &r);
+    expect(&r, OUT_PASS, NULL);
+    ck_assert_double_eq_tol(r.latency_ns, 480, 1e-9);
+    ck_assert_int_eq(r.sm_count, 132);
+    /* 12 bytes per element at the timing size 4096, in 0.012 ms. */
+    ck_assert_double_eq_tol(r.time[V_STUDENT].gbps, 12.0 * 4096 / 0.012e-3 / 1e9, 1e-9);
+
+    use_kernels(&ex, axpy_timed);
+    ck_assert_double_eq(HOST_LATENCY_NS, 600);
+    grade_host(&ex, 0, &r);
+    ck_assert_double_eq_tol(r.latency_ns, 600, 1e-9);
+}
+END_TEST
+
 START_TEST(match_solution_bar)
 {
     exercise ex = t_axpy;
@@ -424,6 +455,7 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, reference_under_the_floor_is_ungraded);
     tcase_add_test(tc, bandwidth_bar);
     tcase_add_test(tc, match_solution_bar);
+    tcase_add_test(tc, latency_measured_where_latency_bound);
     tcase_add_test(tc, missing_mechanism_is_named_with_the_speed);
     tcase_add_test(tc, constants_reach_every_launch);
     tcase_add_test(tc, missing_constant_is_named);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include "fileio.h"
 #include "report.h"
+#include "stats.h"
 #include "suites.h"
 
 /* Everything written to f so far, NUL-terminated; free() it. */
@@ -134,6 +135,129 @@ START_TEST(json_report_is_valid)
         ck_assert_msg(system(cmd) == 0, "%s is not the JSON expected", path);
     }
     unlink(path);
+}
+END_TEST
+
+/* Little's law in the report, with figures chosen so every number is
+ * exact: 1320 GB/s x 600 ns / 132 SMs = 6000 B per SM sustained, 3300 GB/s
+ * needs 15000 B; the share is 40%. */
+static const exercise ex_ring = {
+    .lesson = 9, .name = "ring", .title = "A ring", .file = "lesson9/ring.cu",
+    .kernel = "ring", .latency_bound = 1, .bar = BAR_SPEEDUP, .bar_share = 0.5,
+    .bar_floor = 1.5,
+};
+
+static void ring_record(graded *g, double latency_ns)
+{
+    memset(g, 0, sizeof *g);
+    g->ex = &ex_ring;
+    result *r = &g->r;
+    r->outcome = OUT_SLOW;
+    snprintf(r->message, sizeof r->message, "Correct, but not fast enough.");
+    snprintf(r->gpu, sizeof r->gpu, "NVIDIA H100 80GB HBM3");
+    r->cc = 90;
+    r->timed = 1;
+    r->time[V_BASELINE].ms = 2.0;
+    r->time[V_STUDENT].ms = 1.0;
+    r->time[V_STUDENT].gbps = 1320;
+    r->time[V_SOLUTION].ms = 0.5;
+    r->speedup = 2.0, r->ref_speedup = 4.0, r->bar = 2.5, r->measure = 2.0;
+    r->copy_gbps = 3300;
+    r->latency_ns = latency_ns;
+    r->sm_count = 132;
+}
+
+/* The report as a wide terminal would show it: every column. */
+static char *report_text(const graded *g, int n)
+{
+    setenv("COLUMNS", "160", 1);
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    print_run_header(f, g, n, "x");
+    print_table(f, g, n, 0);
+    print_explanations(f, g, n, 0, "/nonexistent");
+    char *s = contents(f);
+    fclose(f);
+    unsetenv("COLUMNS");
+    return s;
+}
+
+static char *json_text(const graded *g, int n)
+{
+    char path[] = "/tmp/grader-report-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(write_json_report(path, g, n, "x"), 0);
+    char *text = read_text_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    unlink(path);
+    return text;
+}
+
+START_TEST(in_flight_figures)
+{
+    ck_assert_double_eq_tol(bytes_in_flight_per_sm(1320, 600, 132), 6000, 1e-9);
+    ck_assert_double_eq_tol(bytes_in_flight_per_sm(3300, 600, 132), 15000, 1e-9);
+    ck_assert_double_eq(bytes_in_flight_per_sm(1320, 0, 132), 0);
+    ck_assert_double_eq(bytes_in_flight_per_sm(0, 600, 132), 0);
+    ck_assert_double_eq(bytes_in_flight_per_sm(1320, 600, 0), 0);
+    ck_assert_double_eq(bytes_in_flight_per_sm(NAN, 600, 132), 0);
+
+    graded g;
+    ring_record(&g, 600);
+    char *s = report_text(&g, 1);
+    ck_assert_msg(strstr(s, "memory latency 600 ns"), "%s", s);
+    ck_assert_msg(strstr(s, "flight/SM"), "%s", s);
+    ck_assert_msg(strstr(s, "5.9/14.6 KB"), "%s", s);
+    ck_assert_msg(strstr(s, "kept 5.9 KB per SM in flight (1320 GB/s x 600 ns"), "%s", s);
+    ck_assert_msg(strstr(s, "/ 132 SMs); the copy bandwidth needs 14.6 KB per SM"), "%s", s);
+    ck_assert_msg(strstr(s, "40% of that (Little's law, lesson 1)."), "%s", s);
+    free(s);
+
+    s = json_text(&g, 1);
+    ck_assert_msg(strstr(s, "\"latency_ns\": 600, \"sm_count\": 132, "
+                            "\"in_flight_bytes_per_sm\": 6000, "
+                            "\"in_flight_needed_per_sm\": 15000, \"in_flight_share\": 0.4,"),
+                  "%s", s);
+    free(s);
+}
+END_TEST
+
+/* No latency (not measured): no figures, and null in the JSON, never 0. */
+START_TEST(in_flight_unknown_latency)
+{
+    graded g;
+    ring_record(&g, 0);
+    char *s = report_text(&g, 1);
+    ck_assert_ptr_null(strstr(s, "memory latency"));
+    ck_assert_ptr_null(strstr(s, "In flight"));
+    ck_assert_ptr_null(strstr(s, " KB"));
+    free(s);
+    s = json_text(&g, 1);
+    ck_assert_msg(strstr(s, "\"latency_ns\": null, \"sm_count\": 132, "
+                            "\"in_flight_bytes_per_sm\": null, "
+                            "\"in_flight_needed_per_sm\": null, \"in_flight_share\": null,"),
+                  "%s", s);
+    free(s);
+}
+END_TEST
+
+/* An exercise not bound by latency shows none of it, whatever was measured. */
+START_TEST(in_flight_only_where_latency_bound)
+{
+    graded g;
+    ring_record(&g, 600);
+    exercise plain = ex_ring;
+    plain.latency_bound = 0;
+    g.ex = &plain;
+    char *s = report_text(&g, 1);
+    ck_assert_ptr_null(strstr(s, "In flight"));
+    ck_assert_ptr_null(strstr(s, "14.6"));
+    free(s);
+    s = json_text(&g, 1);
+    ck_assert_ptr_null(strstr(s, "in_flight"));
+    free(s);
 }
 END_TEST
 
@@ -481,6 +605,9 @@ Suite *report_suite(void)
     tcase_set_timeout(tc, 30);   /* starts python3 */
     tcase_add_test(tc, json_report_is_valid);
     tcase_add_test(tc, json_report_bad_path);
+    tcase_add_test(tc, in_flight_figures);
+    tcase_add_test(tc, in_flight_unknown_latency);
+    tcase_add_test(tc, in_flight_only_where_latency_bound);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("text");

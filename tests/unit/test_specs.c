@@ -359,6 +359,24 @@ START_TEST(async_ring_has_stress_instance)
 }
 END_TEST
 
+/* The report shows Little's law where the lessons teach that speed is
+ * bytes in flight: lessons 1 and 4 to 12 (occupancy, unrolling, the
+ * prefetch lessons, the L2 prefetch and the bulk copies), and not where the
+ * bottleneck is elsewhere (0 measuring, 2 coalescing, 3 shared memory, 13
+ * the constant cache). */
+START_TEST(latency_bound_lessons)
+{
+    char id[96];
+    const exercise *ex = nth(_i, id, sizeof id);
+    int want = ex->lesson == 1 || (ex->lesson >= 4 && ex->lesson <= 12);
+    if (ex->lesson > 13)
+        return;   /* later lessons choose for themselves */
+    ck_assert_msg(ex->latency_bound == want, "%s: latency_bound is %d, lesson %d %s", id,
+                  ex->latency_bound, ex->lesson,
+                  want ? "teaches bytes in flight" : "is not about bytes in flight");
+}
+END_TEST
+
 Suite *specs_suite(void)
 {
     const exercise *all[MAX_REGISTERED];
@@ -379,6 +397,7 @@ Suite *specs_suite(void)
     tcase_add_loop_test(tc, sizes_bar_tolerance, 0, n);
     tcase_add_loop_test(tc, checks_teach, 0, n);
     tcase_add_loop_test(tc, async_ring_has_stress_instance, 0, n);
+    tcase_add_loop_test(tc, latency_bound_lessons, 0, n);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");
