@@ -21,7 +21,6 @@ CLASS_ARGS := $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 grade-class: $(GRADER)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade-class SUBMISSIONS=dir [LESSONS=3,9] [CLASS_OUT=dir] [REGRADE=1] [BUDGET=s]"; exit 2; }
 	@test -d "$(SUBMISSIONS)" || { echo "make grade-class: $(SUBMISSIONS) is not a folder"; exit 2; }
-	@if ls "$(SUBMISSIONS)"/*.zip >/dev/null 2>&1; then $(NEED) unzip command -v unzip; fi
 	@$(GRADER) class "$(SUBMISSIONS)" $(CLASS_LESSONS) --out "$(CLASS_OUT)" $(CLASS_ARGS)
 
 # The student copy: every file git tracks, less solutions/, the course's own

@@ -176,17 +176,19 @@ static void check_hostile(const submission *s, const exercise **ex, int n)
     ck_assert_str_eq(s->data[sx], "// SAXPY\n");
     ck_assert_ptr_null(s->data[bc]);
     ck_assert_msg(strstr(s->missing_why[bc], "symbolic link"), "%s", s->missing_why[bc]);
-    ck_assert_int_eq(s->nrefused, 8);
+    ck_assert_int_eq(s->nrefused, 7);
     ck_assert(refused_with(s, "../../evil.cu", "'..'"));
     ck_assert(refused_with(s, "/etc/cron.d/evil", "absolute"));
     ck_assert(refused_with(s, "exercises/lesson3/bank_conflicts.cu", "symbolic link"));
     ck_assert(refused_with(s, "exercises/hard.cu", "hard link"));
     ck_assert(refused_with(s, "exercises/dev", "device"));
     ck_assert(refused_with(s, "exercises/fifo", "FIFO"));
-    ck_assert(refused_with(s, "exercises/sparse", "type 'S'"));
     ck_assert(refused_with(s, "../pax-evil.cu", "'..'"));
-    ck_assert_int_eq(s->nignored, 1);
-    ck_assert_str_eq(s->ignored[0], "exercises/notes.txt");
+    /* A GNU sparse entry is a plain file to libarchive (its holes filled in):
+     * not an exercise file here, so ignored. */
+    ck_assert_int_eq(s->nignored, 2);
+    ck_assert_str_eq(s->ignored[0], "exercises/sparse");
+    ck_assert_str_eq(s->ignored[1], "exercises/notes.txt");
 }
 
 START_TEST(tar_hostile_entries_refused)
@@ -356,7 +358,7 @@ START_TEST(zip_hostile_entries_refused)
     ck_assert_str_eq(s.data[mm], "// MATMUL\n");
     ck_assert_ptr_null(s.data[bc]);
     ck_assert_ptr_null(s.data[sx]);
-    ck_assert_msg(strstr(s.missing_why[sx], "CRC-32"), "%s", s.missing_why[sx]);
+    ck_assert_msg(strstr(s.missing_why[sx], "bad CRC"), "%s", s.missing_why[sx]);
     ck_assert(refused_with(&s, "lesson3/bank_conflicts.cu", "symbolic link"));
     ck_assert(refused_with(&s, "../up.cu", "'..'"));
     ck_assert(refused_with(&s, "/abs.cu", "absolute"));
@@ -457,7 +459,8 @@ START_TEST(name_rules)
     int n = some_exercises(ex);
     ck_assert_int_ge(entry_exercise("lesson3/matmul.cu", ex, n), 0);
     ck_assert_int_ge(entry_exercise("exercises/lesson3/matmul.cu", ex, n), 0);
-    ck_assert_int_eq(entry_exercise("a/b/lesson3/matmul.cu", ex, n), -1);
+    ck_assert_int_ge(entry_exercise("a/b/lesson3/matmul.cu", ex, n), 0);   /* any depth */
+    ck_assert_int_eq(entry_exercise("a/blesson3/matmul.cu", ex, n), -1);
     ck_assert_int_eq(entry_exercise("lesson3/matmul.cu.bak", ex, n), -1);
     ck_assert_int_eq(entry_exercise("lesson4/unroll.cu", ex, n), -1);
 }
