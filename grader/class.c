@@ -226,30 +226,6 @@ static void course_hash(class_run *run)
     sha256_hex(&h, run->course);
 }
 
-/* The student's name: the entry without its archive ending, letters, digits,
- * '.', '_' and '-' only, starting with a letter or digit. */
-static void student_name(const char *entry, char *name, size_t len)
-{
-    char base[SUB_NAME];
-    snprintf(base, sizeof base, "%s", entry);
-    const char *kind = archive_kind(base);
-    if (kind) {
-        size_t n = strlen(base);
-        base[n - (n > 7 && !strcmp(base + n - 7, ".tar.gz") ? 7 : 4)] = 0;
-    }
-    size_t o = 0;
-    if (!((base[0] >= 'a' && base[0] <= 'z') || (base[0] >= 'A' && base[0] <= 'Z') ||
-          (base[0] >= '0' && base[0] <= '9')))
-        name[o++] = 's';
-    for (const char *p = base; *p && o + 1 < len && o < 48; p++) {
-        char c = *p;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '.' || c == '_' || c == '-';
-        name[o++] = ok ? c : '_';
-    }
-    name[o] = 0;
-}
-
 static void default_knobs(const exercise *ex, int *knobs)
 {
     for (int k = 0; k < MAX_KNOBS; k++)
@@ -358,8 +334,14 @@ static int do_student(class_run *run, class_student *st, const char *path, const
     submission_read(path, run->ex, run->nex, &sub);
     snprintf(st->kind, sizeof st->kind, "%s", sub.kind);
     snprintf(st->error, sizeof st->error, "%.200s", sub.error);
+    utf8_scrub(st->error);     /* cut at 200 bytes: maybe inside a character */
     st->nrefused = sub.nrefused;
     st->nignored = sub.nignored;
+    for (int i = 0; i < sub.nex; i++)
+        st->nfound += sub.data[i] != NULL;
+    for (int i = 0; i < sub.nignored && i < 2; i++)
+        snprintf(st->ignored[i], sizeof st->ignored[i], "%s", sub.ignored[i]);
+    snprintf(st->gpu, sizeof st->gpu, "%s", run->gpu);
     for (int i = 0; i < sub.nrefused && i < 4 && i < SUB_MAX_NOTES; i++)
         st->refused[i] = sub.refused[i];
 
@@ -379,7 +361,7 @@ static int do_student(class_run *run, class_student *st, const char *path, const
         goto out;
     }
     char stage[4200];
-    snprintf(stage, sizeof stage, "%s/%s", tmproot, st->name);
+    snprintf(stage, sizeof stage, "%s/student", tmproot);   /* no name of theirs in a path */
     static graded g[SUB_MAX_EX];
     if (submission_stage(&sub, stage) != 0) {
         fprintf(stderr, "grader class: cannot write %s: %s\n", stage, strerror(errno));
@@ -449,38 +431,51 @@ static char **list_entries(const class_run *run, int *n)
     return names;
 }
 
-static void not_graded(class_run *run, const char *entry, const char *why)
-{
-    char shown[SUB_NAME];
-    printable_name(entry, shown, sizeof shown);
-    if (run->n_not_graded < 8)
-        snprintf(run->not_graded[run->n_not_graded++], sizeof run->not_graded[0],
-                 "%.100s: not graded: %.130s", shown, why);
-    printf("%-20s not graded: %s\n", shown, why);
-}
-
-/* Is this entry a student's submission? Says why not when it is not. */
-static int is_submission(class_run *run, const char *entry)
+/* Is this entry a student's submission? Says why not in the row when it is not. */
+static int is_submission(class_run *run, class_student *st, const char *entry, int *dir)
 {
     char path[4200];
-    struct stat st;
+    struct stat sb;
     snprintf(path, sizeof path, "%s/%s", run->submissions, entry);
-    if (lstat(path, &st) != 0) {
-        not_graded(run, entry, strerror(errno));
-        return 0;
-    }
-    if (S_ISLNK(st.st_mode)) {
-        not_graded(run, entry, "a symbolic link; put the folder or archive itself here");
-        return 0;
-    }
-    if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && archive_kind(entry))) {
-        not_graded(run, entry, "neither a folder nor a .tar, .tar.gz, .tgz or .zip file");
-        return 0;
-    }
-    return 1;
+    *dir = 0;
+    if (lstat(path, &sb) != 0)
+        snprintf(st->why_not, sizeof st->why_not, "not graded: %s", strerror(errno));
+    else if (S_ISLNK(sb.st_mode))
+        snprintf(st->why_not, sizeof st->why_not, "not graded: a symbolic link; put the "
+                 "folder or archive itself here");
+    else if (S_ISDIR(sb.st_mode))
+        *dir = 1;
+    else if (!S_ISREG(sb.st_mode) || !archive_kind(entry))
+        snprintf(st->why_not, sizeof st->why_not, "not graded: neither a folder nor a tar or "
+                 "zip archive (.tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .tar.zst, .zip)");
+    if (st->why_not[0])
+        snprintf(st->kind, sizeof st->kind, "-");
+    return !st->why_not[0];
 }
 
-static int grade_all(class_run *run, char **entries, int n, class_grade_fn grade)
+/* A row per entry, each with its identifier and, when it is not a
+ * submission, the reason. */
+static int make_rows(class_run *run, char **entries, int n)
+{
+    run->st = calloc((size_t)n + 1, sizeof *run->st);
+    int *dir = calloc((size_t)n + 1, sizeof *dir);
+    if (!run->st || !dir) {
+        free(dir);
+        return -1;
+    }
+    run->nst = n;
+    for (int e = 0; e < n; e++) {
+        class_student *st = &run->st[e];
+        printable_name(entries[e], st->entry, sizeof st->entry);
+        st->gpu_index = -1;
+        is_submission(run, st, entries[e], &dir[e]);
+    }
+    class_assign_ids(run, entries, dir);
+    free(dir);
+    return 0;
+}
+
+static int grade_all(class_run *run, char **entries, class_grade_fn grade)
 {
     char tmproot[4096];
     const char *tmp = getenv("TMPDIR");
@@ -490,33 +485,19 @@ static int grade_all(class_run *run, char **entries, int n, class_grade_fn grade
                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
         return -1;
     }
-    run->st = calloc((size_t)n + 1, sizeof *run->st);
-    if (!run->st)
-        return -1;
     int rc = 0;
-    for (int e = 0; e < n; e++) {
-        if (!is_submission(run, entries[e]))
-            continue;
-        class_student *st = &run->st[run->nst];
-        student_name(entries[e], st->name, sizeof st->name);
-        printable_name(entries[e], st->entry, sizeof st->entry);
-        int clash = -1;
-        for (int s = 0; s < run->nst && clash < 0; s++)
-            if (!strcmp(run->st[s].name, st->name))
-                clash = s;
-        if (clash >= 0) {
-            char why[SUB_NAME + 128];
-            snprintf(why, sizeof why, "%s is also the name of %.100s, graded above; rename one",
-                     st->name, run->st[clash].entry);
-            not_graded(run, entries[e], why);
-            memset(st, 0, sizeof *st);
+    for (int e = 0; e < run->nst; e++) {
+        class_student *st = &run->st[e];
+        if (!class_graded(st)) {
+            printf("%-20s %s\n", st->name, st->why_not);
+            if (class_write_not_graded(run, st) != 0)
+                rc = -1;
             continue;
         }
         char path[4200];
         snprintf(path, sizeof path, "%s/%s", run->submissions, entries[e]);
         if (do_student(run, st, path, tmproot, grade) != 0)
             rc = -1;
-        run->nst++;
     }
     if (rmdir(tmproot) != 0)
         fprintf(stderr, "grader class: could not remove %s: %s\n", tmproot, strerror(errno));
@@ -564,11 +545,16 @@ int class_main(int argc, char **argv, const class_hooks *h)
            run.gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
            run.gpu, run.g.seed, run.out);
     fflush(stdout);
-    int rc = grade_all(&run, entries, n, h->grade);
+    if (make_rows(&run, entries, n) != 0) {
+        fprintf(stderr, "grader class: out of memory\n");
+        return 1;
+    }
+    int rc = grade_all(&run, entries, h->grade);
     for (int i = 0; i < n; i++)
         free(entries[i]);
     free(entries);
     if (class_write_gradebook(&run) != 0 || class_write_leaderboards(&run) != 0 ||
+        class_write_class_junit(&run) != 0 ||
         class_write_json(&run) != 0 || class_write_summary(&run, stdout) != 0) {
         fprintf(stderr, "grader class: cannot write the class results under %s: %s\n", run.out,
                 strerror(errno));

@@ -44,7 +44,11 @@ typedef struct class_hooks {
  * written, 1 when one could not be, 2 for a usage error. */
 int class_main(int argc, char **argv, const class_hooks *h);
 
-#define CLASS_NAME 64
+/* A student's identifier: the entry's name as given (UTF-8), without its
+ * archive ending; unique in the class (class_id.c). At most 200 bytes so
+ * that ".cache/<id>.state" is a legal file name. */
+#define CLASS_NAME 224
+#define CLASS_ENTRY 300
 
 /* What the class-wide outputs keep of one exercise of one student. */
 typedef struct class_cell {
@@ -57,8 +61,13 @@ typedef struct class_cell {
 } class_cell;
 
 typedef struct class_student {
-    char name[CLASS_NAME];     /* its folder under students/: the entry's name, made safe */
-    char entry[SUB_NAME];      /* the entry of SUBMISSIONS, printable */
+    char name[CLASS_NAME];     /* its identifier, and its folder under students/ (class_id.c) */
+    char entry[CLASS_ENTRY];   /* the entry of SUBMISSIONS, printable (UTF-8 kept) */
+    char why_not[256];         /* not graded: why (not a submission, a link, ...); "" when graded */
+    int nfound;                /* exercise files taken from it */
+    char ignored[2][SUB_NAME]; /* the first entries ignored, for "nothing found" */
+    char gpu[128];             /* the GPU it was graded on ("" for none) */
+    int gpu_index;             /* which of the host's GPUs, -1 for none */
     char kind[16];             /* folder, tar, tar.gz, zip */
     char key[65];              /* the content hash that decides a re-grade */
     int cached;                /* 1: unchanged, cells from the last run */
@@ -85,17 +94,36 @@ typedef struct class_run {
     int cc;
     char date[32];             /* when this run started (UTC) */
     char course[65];           /* hash of the grader and the course files it grades with */
-    class_student *st;
+    class_student *st;         /* a row per entry of SUBMISSIONS, graded or not */
     int nst;
-    char not_graded[8][SUB_NAME + 96];   /* entries that are not submissions, and why */
-    int n_not_graded;
 } class_run;
+
+/* Was this row graded (now or by an earlier run)? */
+static inline int class_graded(const class_student *st)
+{
+    return !st->why_not[0];
+}
+
+/* ---- identifiers (class_id.c) ---- */
+
+/* Every row's name from its entry (entries[i] is row i's raw name, `dir[i]`
+ * whether it is a folder): the entry as given, less its archive ending;
+ * made safe for a file name only where it is not (control characters,
+ * bytes that are not UTF-8, a leading '.' or '-', longer than 200 bytes),
+ * then followed by "-" and 8 hex digits of the entry's hash; entries whose
+ * names would still meet (ada/ and ada.zip; Ada and ada on a file system
+ * that ignores case) keep their whole entry name, then the hash. */
+void class_assign_ids(class_run *run, char *const *entries, const int *dir);
 
 /* ---- outputs (each writes one kind of file; 0, or -1 with errno) ---- */
 
 /* students/<name>/: report.txt, report.json, junit.xml, submission.json. */
 int class_write_student(const class_run *run, const class_student *st, const submission *sub,
                         const graded *g, int n);
+/* students/<name>/ of an entry that was not graded: report.txt and junit.xml say why. */
+int class_write_not_graded(const class_run *run, const class_student *st);
+/* junit.xml of the whole class: a test suite per entry. */
+int class_write_class_junit(const class_run *run);
 int class_write_junit(const char *path, const class_run *run, const class_student *st,
                       const graded *g, int n);
 int class_write_gradebook(const class_run *run);
@@ -114,6 +142,9 @@ int class_cache_save(const class_run *run, const class_student *st);
 void csv_field(FILE *f, const char *s);
 void xml_text(FILE *f, const char *s);     /* also right for attribute values */
 void html_text(FILE *f, const char *s);
+/* A Markdown code span holding s exactly (a fence longer than any run of
+ * backquotes in it); `in_table`: '|' escaped for a table cell. */
+void md_code(FILE *f, const char *s, int in_table);
 /* Replace bytes that are not UTF-8, and control characters other than tab
  * and newline, with '?', in place. */
 void utf8_scrub(char *s);

@@ -689,23 +689,26 @@ START_TEST(class_run_writes_every_output)
     char *csv = out_file(out, "gradebook.csv");
     ck_assert_msg(strstr(csv, "student,passed,out_of,lesson3/bank_conflicts,"
                   "lesson3/bank_conflicts speedup,lesson3/matmul,lesson3/matmul speedup,"
-                  "refused_entries,graded_at,notes\r\n"), "%s", csv);
+                  "refused_entries,graded_at,gpu,entry,notes\r\n"), "%s", csv);
     ck_assert_msg(strstr(csv, "\r\nada,2,2,PASS,2.50,PASS,5.00,0,"), "%s", csv);
     ck_assert_msg(strstr(csv, "\r\nbo,0,2,MISSING,,SLOW,2.00,0,"), "%s", csv);
     ck_assert_msg(strstr(csv, "\r\neli,0,2,MISSING,,WRONG,,1,"), "%s", csv);
     ck_assert_msg(strstr(csv, "1 entry refused"), "%s", csv);
-    ck_assert_msg(!strstr(csv, "README"), "README.txt graded: %s", csv);
+    /* Not a submission, and still a row that says why. */
+    ck_assert_msg(strstr(csv, "\r\nREADME.txt,0,0,NOT GRADED,,NOT GRADED,,0,,,README.txt,"
+                  "\"not graded: neither a folder nor a tar or zip archive"), "%s", csv);
+    ck_assert_msg(strstr(csv, ",Scripted GPU,eli.tar,1 entry refused\r\n"), "%s", csv);
     free(csv);
 
     /* Ranked by time, the marked rows where their medians fall. */
     char *lb = out_file(out, "leaderboards/lesson3-matmul.md");
-    const char *d = strstr(lb, "| 1 | dee | 1.0000 | 10.00x | PASS |");
+    const char *d = strstr(lb, "| 1 | `dee` | 1.0000 | 10.00x | PASS |");
     const char *ref = strstr(lb, "| - | **reference solution** | 1.5000 | 6.67x | |");
-    const char *a = strstr(lb, "| 2 | ada | 2.0000 | 5.00x | PASS |");
-    const char *b = strstr(lb, "| 3 | bo | 5.0000 | 2.00x | SLOW |");
+    const char *a = strstr(lb, "| 2 | `ada` | 2.0000 | 5.00x | PASS |");
+    const char *b = strstr(lb, "| 3 | `bo` | 5.0000 | 2.00x | SLOW |");
     const char *base = strstr(lb, "| - | **baseline** | 10.0000 | 1.00x | |");
     ck_assert_msg(d && ref && a && b && base && d < ref && ref < a && a < b && b < base, "%s", lb);
-    ck_assert_msg(strstr(lb, "Not ranked (not correct, or not timed): cy (WRONG), eli (WRONG)."),
+    ck_assert_msg(strstr(lb, "Not ranked (not correct, or not timed): `cy` (WRONG), `eli` (WRONG)."),
                   "%s", lb);
     free(lb);
     char *html = out_file(out, "leaderboards/lesson3-matmul.html");
@@ -719,8 +722,8 @@ START_TEST(class_run_writes_every_output)
                   "of N values wrong (size N; N never written) (2 of 3) |"), "%s", sum);
     ck_assert_msg(strstr(sum, "| lesson3/bank_conflicts | 1 of 5 | 20% | MISSING: "
                   "lesson3/bank_conflicts.cu is not in the submission (3 of 4) |"), "%s", sum);
-    ck_assert_msg(strstr(sum, "eli (eli.tar): 1 entry refused: `../../outside.cu`"), "%s", sum);
-    ck_assert_msg(strstr(sum, "README.txt: not graded"), "%s", sum);
+    ck_assert_msg(strstr(sum, "- `eli` (`eli.tar`): 1 entry refused: `../../outside.cu`"), "%s", sum);
+    ck_assert_msg(strstr(sum, "- `README.txt`: not graded: neither a folder"), "%s", sum);
     ck_assert_msg(strstr(sum, "5 students, graded on Scripted GPU, seed 42"), "%s", sum);
     ck_assert_msg(!strstr(sum, "No GPU"), "%s", sum);
     free(sum);
