@@ -3,10 +3,12 @@
 #   make test-class     make grade-class on a generated class of five (a
 #                       solution copy, the stubs, a compile error, a hostile
 #                       archive, an unchanged re-run), then make release
-#                       unpacked, built and compiled with no solutions/
+#                       unpacked, built and compiled with no solutions/; a
+#                       hostile class (names, every archive kind, nesting)
 
 test-class: $(GRADER) class-packages
 	@bash tests/class/grade-class.sh
+	@bash tests/class/hostile-class.sh
 	@bash tests/class/release.sh
 
 class-packages:
