@@ -363,6 +363,7 @@ static int do_student(class_run *run, class_student *st, const char *path, const
     char stage[4200];
     snprintf(stage, sizeof stage, "%s/student", tmproot);   /* no name of theirs in a path */
     static graded g[SUB_MAX_EX];
+    class_guard_staged(&sub, stage, tmproot);
     if (submission_stage(&sub, stage) != 0) {
         fprintf(stderr, "grader class: cannot write %s: %s\n", stage, strerror(errno));
         unstage(&sub, stage);
@@ -527,10 +528,22 @@ int class_main(int argc, char **argv, const class_hooks *h)
         fprintf(stderr, "grader class: %s is not a folder of submissions\n", run.submissions);
         return 2;
     }
-    if (mkdir_p(run.out) != 0 || settle_seed(&run, seed_given) != 0) {
+    if (mkdir_p(run.out) != 0) {
         fprintf(stderr, "grader class: cannot write to %s: %s\n", run.out, strerror(errno));
         return 1;
     }
+    int lock = class_lock(run.out, 0);
+    if (lock < 0) {
+        if (errno != EWOULDBLOCK)
+            fprintf(stderr, "grader class: cannot lock %s: %s\n", run.out, strerror(errno));
+        return 2;
+    }
+    if (settle_seed(&run, seed_given) != 0) {
+        fprintf(stderr, "grader class: cannot write to %s: %s\n", run.out, strerror(errno));
+        close(lock);
+        return 1;
+    }
+    class_guard_signals();
     utc_now(run.date, sizeof run.date);
     probe_gpu(&run, h);
     course_hash(&run);
@@ -538,6 +551,7 @@ int class_main(int argc, char **argv, const class_hooks *h)
     char **entries = list_entries(&run, &n);
     if (n < 0) {
         fprintf(stderr, "grader class: cannot read %s: %s\n", run.submissions, strerror(errno));
+        close(lock);
         return 2;
     }
     printf("Grading %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
@@ -547,6 +561,7 @@ int class_main(int argc, char **argv, const class_hooks *h)
     fflush(stdout);
     if (make_rows(&run, entries, n) != 0) {
         fprintf(stderr, "grader class: out of memory\n");
+        close(lock);
         return 1;
     }
     int rc = grade_all(&run, entries, h->grade);
@@ -563,5 +578,6 @@ int class_main(int argc, char **argv, const class_hooks *h)
     printf("\nGradebook: %s/gradebook.csv. Summary: %s/summary.md. Per student: %s/students/.\n",
            run.out, run.out, run.out);
     free(run.st);
+    close(lock);
     return rc ? 1 : 0;
 }

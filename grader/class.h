@@ -131,6 +131,19 @@ int class_write_leaderboards(const class_run *run);
 int class_write_summary(const class_run *run, FILE *also);
 int class_write_json(const class_run *run);
 
+/* ---- one run at a time, nothing left behind (class_guard.c) ---- */
+
+/* Lock the output folder (<out>/.lock, flock): exclusive for a run that
+ * writes the class files, shared for a worker that writes only its
+ * students'. The fd, held until the process ends; -1 with errno, having
+ * said plainly which run holds it when that is why. */
+int class_lock(const char *out, int shared);
+/* Remove the staged files on SIGINT, SIGTERM and SIGHUP, then die of the
+ * signal as usual. Call once, in the process that stages. */
+void class_guard_signals(void);
+/* The files `sub` is about to be staged as, under stage/ under tmproot/. */
+void class_guard_staged(const submission *sub, const char *stage, const char *tmproot);
+
 /* ---- resuming (class_cache.c) ---- */
 
 /* The cells graded for `st->key` by an earlier run, into st; 0 when found. */
