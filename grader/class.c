@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,6 +36,7 @@ static void usage(FILE *f)
         "  --budget S     seconds one student's exercises may take together (default 600)\n"
         "  --timeout S    seconds one exercise may take (default 120)\n"
         "  --regrade      grade every submission, even those unchanged since the last run\n"
+        "  --gpus LIST    a worker per GPU, taking students from one queue: all, or 0,1,...\n"
         "  --root DIR     the course's top folder (default .)\n");
 }
 
@@ -70,7 +72,7 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             exit(0);
         }
         int takes = !strcmp(a, "--out") || !strcmp(a, "--seed") || !strcmp(a, "--budget") ||
-                    !strcmp(a, "--timeout") || !strcmp(a, "--root");
+                    !strcmp(a, "--timeout") || !strcmp(a, "--root") || !strcmp(a, "--gpus");
         if (takes && !val) {
             fprintf(stderr, "grader class: %s needs a value\n", a);
             return -1;
@@ -81,6 +83,8 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             run->out = val;
         else if (!strcmp(a, "--root"))
             run->g.root = val;
+        else if (!strcmp(a, "--gpus"))
+            run->gpus_spec = val;
         else if (!strcmp(a, "--seed"))
             run->g.seed = strtoull(val, NULL, 10);
         else if (!strcmp(a, "--budget") || !strcmp(a, "--timeout")) {
@@ -159,53 +163,6 @@ static int settle_seed(class_run *run, int given)
     return out_commit(f, path);
 }
 
-/* The GPU every student will be graded on, asked in a child so this process
- * never holds a CUDA context across the fork of each grading child. */
-static void probe_gpu(class_run *run, const class_hooks *h)
-{
-    int p[2];
-    run->gpu[0] = 0;
-    if (h->probe) {
-        h->probe(run->gpu, sizeof run->gpu, &run->cc);
-        return;
-    }
-    if (pipe(p) != 0)
-        return;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        int n = 0;
-        struct cudaDeviceProp prop;
-        char line[160] = "";
-        if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0 &&
-            cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            snprintf(line, sizeof line, "%d %.128s", prop.major * 10 + prop.minor, prop.name);
-        ssize_t w = write(p[1], line, strlen(line));
-        (void)w;
-        _exit(0);
-    }
-    close(p[1]);
-    if (pid < 0) {
-        close(p[0]);
-        return;
-    }
-    char buf[200] = "";
-    struct pollfd pf = {.fd = p[0], .events = POLLIN};
-    ssize_t n = poll(&pf, 1, 60000) > 0 ? read(p[0], buf, sizeof buf - 1) : -1;
-    close(p[0]);
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    if (n > 0) {
-        buf[n] = 0;
-        char *sp = strchr(buf, ' ');
-        if (sp) {
-            run->cc = atoi(buf);
-            snprintf(run->gpu, sizeof run->gpu, "%s", sp + 1);
-        }
-    }
-}
-
 /* What the grade depends on besides the student's files: this grader, and
  * the baseline and reference each exercise is measured against. */
 static void course_hash(class_run *run)
@@ -273,7 +230,8 @@ static void grade_exercises(class_run *run, class_student *st, const submission 
             st->budget_hit++;
         } else {
             double limit = left < run->timeout_s ? left : run->timeout_s;
-            fprintf(stderr, "grading %s: lesson%d/%s ...\n", st->name, ex->lesson, ex->name);
+            if (!run->tty)     /* on a terminal, the progress line says it */
+                fprintf(stderr, "grading %s: lesson%d/%s ...\n", st->name, ex->lesson, ex->name);
             grade(ex, knobs, &go, limit, r);
             if (r->outcome == OUT_HANG && limit < run->timeout_s)
                 snprintf(r->message + strlen(r->message), sizeof r->message - strlen(r->message),
@@ -342,6 +300,7 @@ static int do_student(class_run *run, class_student *st, const char *path, const
     for (int i = 0; i < sub.nignored && i < 2; i++)
         snprintf(st->ignored[i], sizeof st->ignored[i], "%s", sub.ignored[i]);
     snprintf(st->gpu, sizeof st->gpu, "%s", run->gpu);
+    st->gpu_index = run->gpu_index;
     for (int i = 0; i < sub.nrefused && i < 4 && i < SUB_MAX_NOTES; i++)
         st->refused[i] = sub.refused[i];
 
@@ -356,8 +315,11 @@ static int do_student(class_run *run, class_student *st, const char *path, const
 
     int rc = 0;
     if (!run->regrade && outputs_exist(run, st) && class_cache_load(run, st) == 0) {
+        if (run->tty)
+            fputs("\r\033[K", stderr);
         printf("%-20s %-7s unchanged since %s UTC: not graded again (%d of %d passed)\n",
                st->name, st->kind, st->graded_at, st->passed, st->counted);
+        fflush(stdout);
         goto out;
     }
     char stage[4200];
@@ -373,6 +335,10 @@ static int do_student(class_run *run, class_student *st, const char *path, const
     utc_now(st->graded_at, sizeof st->graded_at);
     grade_exercises(run, st, &sub, stage, grade, g);
     unstage(&sub, stage);
+    if (run->tty)
+        fputs("\r\033[K", stderr);
+    if (run->worker)
+        printf("[GPU %d] ", run->gpus[run->worker - 1]);
     printf("%-20s %-7s %d of %d passed in %.0f s", st->name, st->kind, st->passed, st->counted,
            st->seconds);
     if (st->nrefused)
@@ -458,12 +424,16 @@ static int is_submission(class_run *run, class_student *st, const char *entry, i
  * submission, the reason. */
 static int make_rows(class_run *run, char **entries, int n)
 {
-    run->st = calloc((size_t)n + 1, sizeof *run->st);
+    /* Shared, so that workers (class_workers.c) fill the rows in place. */
+    size_t bytes = ((size_t)n + 1) * sizeof *run->st + sizeof *run->q;
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int *dir = calloc((size_t)n + 1, sizeof *dir);
-    if (!run->st || !dir) {
+    if (mem == MAP_FAILED || !dir) {
         free(dir);
         return -1;
     }
+    run->q = mem;
+    run->st = (class_student *)((char *)mem + sizeof *run->q);
     run->nst = n;
     for (int e = 0; e < n; e++) {
         class_student *st = &run->st[e];
@@ -476,7 +446,8 @@ static int make_rows(class_run *run, char **entries, int n)
     return 0;
 }
 
-static int grade_all(class_run *run, char **entries, class_grade_fn grade)
+/* Rows from the queue until none is left: this process's share of the class. */
+static int grade_rows(class_run *run, char **entries, class_grade_fn grade)
 {
     char tmproot[4096];
     const char *tmp = getenv("TMPDIR");
@@ -487,21 +458,64 @@ static int grade_all(class_run *run, char **entries, class_grade_fn grade)
         return -1;
     }
     int rc = 0;
-    for (int e = 0; e < run->nst; e++) {
+    for (;;) {
+        int e = __atomic_fetch_add(&run->q->next, 1, __ATOMIC_SEQ_CST);
+        if (e >= run->nst)
+            break;
         class_student *st = &run->st[e];
+        st->state = 1;
         if (!class_graded(st)) {
+            if (run->tty)
+                fputs("\r\033[K", stderr);
             printf("%-20s %s\n", st->name, st->why_not);
+            fflush(stdout);
             if (class_write_not_graded(run, st) != 0)
                 rc = -1;
-            continue;
+        } else {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", run->submissions, entries[e]);
+            if (do_student(run, st, path, tmproot, grade) != 0)
+                rc = -1;
         }
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", run->submissions, entries[e]);
-        if (do_student(run, st, path, tmproot, grade) != 0)
-            rc = -1;
+        st->state = 2;
+        class_progress_row(run, st);
     }
     if (rmdir(tmproot) != 0)
         fprintf(stderr, "grader class: could not remove %s: %s\n", tmproot, strerror(errno));
+    return rc;
+}
+
+typedef struct rows_arg {
+    char **entries;
+} rows_arg;
+
+static int worker_body(class_run *run, const class_hooks *h, void *arg)
+{
+    return grade_rows(run, ((rows_arg *)arg)->entries, h->grade);
+}
+
+/* Rows a worker took and never finished (it died), or that no worker took. */
+static void unfinished_rows(class_run *run)
+{
+    for (int s = 0; s < run->nst; s++) {
+        class_student *st = &run->st[s];
+        if (st->state == 2)
+            continue;
+        snprintf(st->why_not, sizeof st->why_not, "not graded: %s; run again to grade it",
+                 st->state ? "the worker grading it stopped before it was done"
+                 : "every worker stopped before it was taken");
+        st->cached = 0;
+        st->passed = st->counted = 0;
+    }
+}
+
+static int grade_all(class_run *run, char **entries, const class_hooks *h)
+{
+    if (run->ngpus == 0)
+        return grade_rows(run, entries, h->grade);
+    rows_arg arg = {.entries = entries};
+    int rc = class_workers_run(run, h, worker_body, &arg);
+    unfinished_rows(run);
     return rc;
 }
 
@@ -545,7 +559,12 @@ int class_main(int argc, char **argv, const class_hooks *h)
     }
     class_guard_signals();
     utc_now(run.date, sizeof run.date);
-    probe_gpu(&run, h);
+    class_probe_gpu(&run, h, NULL);
+    run.gpu_index = run.gpu[0] ? 0 : -1;
+    if (run.gpus_spec && class_parse_gpus(&run, h, run.gpus_spec) != 0) {
+        close(lock);
+        return 2;
+    }
     course_hash(&run);
     int n = 0;
     char **entries = list_entries(&run, &n);
@@ -558,13 +577,22 @@ int class_main(int argc, char **argv, const class_hooks *h)
            run.submissions, run.nex, run.nex == 1 ? "" : "s",
            run.gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
            run.gpu, run.g.seed, run.out);
+    if (run.ngpus) {
+        printf("A worker per GPU, each taking the next student:");
+        for (int k = 0; k < run.ngpus; k++)
+            printf(" %d", run.gpus[k]);
+        printf(".\n");
+    }
     fflush(stdout);
     if (make_rows(&run, entries, n) != 0) {
         fprintf(stderr, "grader class: out of memory\n");
         close(lock);
         return 1;
     }
-    int rc = grade_all(&run, entries, h->grade);
+    run.tty = isatty(2);
+    run.started = now_s();
+    int rc = grade_all(&run, entries, h);
+    class_progress_show(&run, 1);
     for (int i = 0; i < n; i++)
         free(entries[i]);
     free(entries);
@@ -577,7 +605,7 @@ int class_main(int argc, char **argv, const class_hooks *h)
     }
     printf("\nGradebook: %s/gradebook.csv. Summary: %s/summary.md. Per student: %s/students/.\n",
            run.out, run.out, run.out);
-    free(run.st);
+    munmap(run.q, ((size_t)run.nst + 1) * sizeof *run.st + sizeof *run.q);
     close(lock);
     return rc ? 1 : 0;
 }

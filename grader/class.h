@@ -1,13 +1,16 @@
 /* class.h: `grader class`, grading a whole class in one command.
  *
  *   grader class SUBMISSIONS [lesson...] [--out DIR] [--seed N] [--budget S]
- *                [--timeout S] [--regrade]          (make grade-class SUBMISSIONS=dir)
+ *                [--timeout S] [--regrade] [--gpus all|0,1,..]
+ *                                                   (make grade-class SUBMISSIONS=dir)
  *
  * Each entry of SUBMISSIONS is one student: a folder laid out like
- * exercises/, or a .tar, .tar.gz/.tgz or .zip of one. Every student is
- * graded in this one process, so on one GPU, with one seed (recorded), each
+ * exercises/, or a tar or zip archive of one (archive.c); every entry gets
+ * a row, graded or saying why not. Every student is graded in this one
+ * process on one GPU, or with --gpus by one worker per GPU taking students
+ * from a shared queue (class_workers.c), with one seed (recorded), each
  * exercise in its own child as `make check` does, within a time budget per
- * student. A student whose files, and whose grading conditions (seed, GPU,
+ * student. One run per output folder at a time (class_guard.c). A student whose files, and whose grading conditions (seed, GPU,
  * course, budget), have not changed since the last run into the same
  * output folder is not graded again (content hash) unless --regrade.
  *
@@ -25,6 +28,7 @@
 #define GRADER_CLASS_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "report.h"
 #include "submission.h"
 
@@ -67,6 +71,7 @@ typedef struct class_student {
     int nfound;                /* exercise files taken from it */
     char ignored[2][SUB_NAME]; /* the first entries ignored, for "nothing found" */
     char gpu[128];             /* the GPU it was graded on ("" for none) */
+    int state;                 /* 0 waiting, 1 taken by a worker, 2 finished */
     int gpu_index;             /* which of the host's GPUs, -1 for none */
     char kind[16];             /* folder, tar, tar.gz, zip */
     char key[65];              /* the content hash that decides a re-grade */
@@ -81,6 +86,17 @@ typedef struct class_student {
     class_cell cell[SUB_MAX_EX];
 } class_student;
 
+#define CLASS_MAX_GPUS 64
+
+/* The queue of rows and the counts progress shows, shared by the workers
+ * (one per GPU) in memory they all map. */
+typedef struct class_queue {
+    int next;                  /* the next row to take */
+    int done, failed;          /* rows finished; of them with a failure or not graded */
+    int graded;                /* graded in this run (not unchanged) */
+    long graded_ms;            /* their time, summed */
+} class_queue;
+
 typedef struct class_run {
     const char *submissions;
     const char *out;
@@ -90,8 +106,16 @@ typedef struct class_run {
     int regrade;
     const exercise *ex[SUB_MAX_EX];
     int nex;
-    char gpu[128];             /* the GPU every student is graded on, or "" */
+    char gpu[128];             /* the GPU this process grades on, or "" */
     int cc;
+    int gpu_index;             /* its device number on this host, -1 for none */
+    int gpus[CLASS_MAX_GPUS];  /* --gpus: a worker per device; ngpus 0: this process alone */
+    int ngpus;
+    int worker;                /* in a worker process: 1 + its index in gpus[]; else 0 */
+    class_queue *q;
+    const char *gpus_spec;     /* --gpus as given, or NULL */
+    int tty;                   /* progress as one line rewritten in place */
+    double started;
     char date[32];             /* when this run started (UTC) */
     char course[65];           /* hash of the grader and the course files it grades with */
     class_student *st;         /* a row per entry of SUBMISSIONS, graded or not */
@@ -141,8 +165,34 @@ int class_lock(const char *out, int shared);
 /* Remove the staged files on SIGINT, SIGTERM and SIGHUP, then die of the
  * signal as usual. Call once, in the process that stages. */
 void class_guard_signals(void);
+/* The worker processes a signal to the run is passed on to (n = 0: none). */
+void class_guard_children(const pid_t *pids, int n);
 /* The files `sub` is about to be staged as, under stage/ under tmproot/. */
 void class_guard_staged(const submission *sub, const char *stage, const char *tmproot);
+
+/* ---- a worker per GPU (class_workers.c) ---- */
+
+/* The GPU this process sees (CUDA device 0 of CUDA_VISIBLE_DEVICES) into
+ * run->gpu and run->cc, asked in a child so no CUDA context is ever held
+ * across a fork; *count gets how many it sees (NULL: not wanted). */
+void class_probe_gpu(class_run *run, const class_hooks *h, int *count);
+/* --gpus SPEC: "all" (every device the probe counts) or "0,2,3". 0, or -1
+ * having said why. */
+int class_parse_gpus(class_run *run, const class_hooks *h, const char *spec);
+/* Run body() in one worker per run->gpus[k], each with CUDA_VISIBLE_DEVICES
+ * set to its device before anything touches CUDA, all taking rows from
+ * run->q; show progress meanwhile. 0 when every worker ended well. */
+int class_workers_run(class_run *run, const class_hooks *h,
+                      int (*body)(class_run *run, const class_hooks *h, void *arg), void *arg);
+
+/* ---- progress (class_progress.c) ---- */
+
+/* Row `st` is finished: count it (in run->q) and, in the process that owns
+ * the run (not a worker), show it. */
+void class_progress_row(class_run *run, const class_student *st);
+/* Students done, failed, and the time left: one line rewritten in place on
+ * a terminal, a plain line otherwise (only when something changed). */
+void class_progress_show(class_run *run, int final);
 
 /* ---- resuming (class_cache.c) ---- */
 

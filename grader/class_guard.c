@@ -65,15 +65,22 @@ void class_guard_staged(const submission *sub, const char *stage, const char *tm
     nstaged = n;
 }
 
+static pid_t kids[CLASS_MAX_GPUS];
+static volatile sig_atomic_t nkids;
+
 static void on_signal(int sig)
 {
     /* Only the run itself: a grading child shares this handler, and must not
      * remove the files its siblings will compile. unlink, rmdir, signal and
      * raise are async-signal-safe. */
-    if (getpid() == owner)
+    if (getpid() == owner) {
+        for (int i = 0; i < nkids; i++)
+            if (kids[i] > 0)
+                kill(kids[i], sig);
         for (int i = 0; i < nstaged; i++)
             if (unlink(staged[i]) != 0)
                 rmdir(staged[i]);
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -88,4 +95,13 @@ void class_guard_signals(void)
     int sigs[] = {SIGINT, SIGTERM, SIGHUP};
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &sa, NULL);
+}
+
+/* Workers to pass a signal on to (the run's own process only). */
+void class_guard_children(const pid_t *pids, int n)
+{
+    nkids = 0;
+    for (int i = 0; i < n && i < CLASS_MAX_GPUS; i++)
+        kids[i] = pids[i];
+    nkids = n < CLASS_MAX_GPUS ? n : CLASS_MAX_GPUS;
 }

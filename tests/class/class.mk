@@ -10,6 +10,7 @@ test-class: $(GRADER) class-packages
 	@bash tests/class/grade-class.sh
 	@bash tests/class/hostile-class.sh
 	@bash tests/class/guard-class.sh
+	@bash tests/class/gpus-class.sh
 	@bash tests/class/release.sh
 
 class-packages:

@@ -556,9 +556,12 @@ static int fake_calls;
 static double fake_sleep_s;
 static const char *fake_gpu = "Scripted GPU";
 
+static int fake_models;        /* device 1 is another model */
+
 static void fake_probe(char *name, size_t len, int *cc)
 {
-    snprintf(name, len, "%s", fake_gpu);
+    const char *dev = getenv("CUDA_VISIBLE_DEVICES");
+    snprintf(name, len, "%s%s", fake_gpu, fake_models && dev && !strcmp(dev, "1") ? " B" : "");
     *cc = fake_gpu[0] ? 90 : 0;
 }
 
@@ -697,7 +700,7 @@ START_TEST(class_run_writes_every_output)
     /* Not a submission, and still a row that says why. */
     ck_assert_msg(strstr(csv, "\r\nREADME.txt,0,0,NOT GRADED,,NOT GRADED,,0,,,README.txt,"
                   "\"not graded: neither a folder nor a tar or zip archive"), "%s", csv);
-    ck_assert_msg(strstr(csv, ",Scripted GPU,eli.tar,1 entry refused\r\n"), "%s", csv);
+    ck_assert_msg(strstr(csv, ",Scripted GPU (device 0),eli.tar,1 entry refused\r\n"), "%s", csv);
     free(csv);
 
     /* Ranked by time, the marked rows where their medians fall. */
@@ -861,6 +864,48 @@ START_TEST(class_without_gpu_says_so)
 }
 END_TEST
 
+/* Two workers (--gpus 0,1) on two GPU models: the same grades as one
+ * process, each row saying which GPU graded it, the summary saying the
+ * class was graded on two models. */
+START_TEST(class_workers_share_the_queue)
+{
+    const char *dir = scratch();
+    char subs[256], one[256], two[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(one, sizeof one, "%s/one", dir);
+    snprintf(two, sizeof two, "%s/two", dir);
+    make_class(subs);
+    ck_assert_int_eq(run_class(subs, one, NULL, NULL), 0);
+    fake_models = 1;
+    fake_sleep_s = 0.05;       /* so that both workers get students */
+    int rc = run_class(subs, two, "--gpus", "0,1");
+    fake_models = 0;
+    fake_sleep_s = 0;
+    ck_assert_int_eq(rc, 0);
+    char *a = out_file(one, "gradebook.csv"), *b = out_file(two, "gradebook.csv");
+    static const char *rows[] = {"\r\nada,2,2,PASS,2.50,PASS,5.00,0,", "\r\nbo,0,2,MISSING,,SLOW,2.00,0,",
+                                 "\r\ncy,0,2,COMPILE,,WRONG,,0,", "\r\ndee,1,2,MISSING,,PASS,10.00,0,",
+                                 "\r\neli,0,2,MISSING,,WRONG,,1,", "\r\nREADME.txt,0,0,NOT GRADED,"};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        ck_assert_msg(strstr(a, rows[i]) && strstr(b, rows[i]), "%s\n%s\n%s", rows[i], a, b);
+    ck_assert_msg(strstr(b, ",Scripted GPU (device 0),") && strstr(b, ",Scripted GPU B (device 1),"),
+                  "not both GPUs graded: %s", b);
+    free(a);
+    free(b);
+    char *sum = out_file(two, "summary.md");
+    ck_assert_msg(strstr(sum, "Graded on 2 different GPU models: Scripted GPU") &&
+                  strstr(sum, "Scripted GPU B"),
+                  "%s", sum);
+    free(sum);
+    sum = out_file(one, "summary.md");
+    ck_assert_msg(!strstr(sum, "different GPU models"), "%s", sum);
+    free(sum);
+    char *js = out_file(two, "class.json");
+    ck_assert_msg(strstr(js, "\"gpu_device\": 1") && strstr(js, "\"gpu_device\": 0"), "%s", js);
+    free(js);
+}
+END_TEST
+
 Suite *class_suite(void)
 {
     Suite *s = suite_create("class");
@@ -889,6 +934,7 @@ Suite *class_suite(void)
     tcase_add_test(tc, class_rerun_skips_unchanged);
     tcase_add_test(tc, class_time_budget_per_student);
     tcase_add_test(tc, class_without_gpu_says_so);
+    tcase_add_test(tc, class_workers_share_the_queue);
     suite_add_tcase(s, tc);
     return s;
 }
