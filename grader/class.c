@@ -37,6 +37,12 @@ static void usage(FILE *f)
         "  --timeout S    seconds one exercise may take (default 120)\n"
         "  --regrade      grade every submission, even those unchanged since the last run\n"
         "  --gpus LIST    a worker per GPU, taking students from one queue: all, or 0,1,...\n"
+        "Slurm (class_slurm.c; make grade-class SCHEDULER=slurm):\n"
+        "  --slurm        plan: write DIR/slurm/tasks.txt and the batch scripts, grade nothing\n"
+        "  --slurm-partition P  --slurm-account A  --slurm-time T  --slurm-gres G|none\n"
+        "  --batch K      students per task (default 1)\n"
+        "  --task-list F --task I   grade the task's students (what the job array runs)\n"
+        "  --collect      write the class files from what the tasks left; grade nothing\n"
         "  --root DIR     the course's top folder (default .)\n");
 }
 
@@ -62,8 +68,37 @@ static int parse_lesson(const char *s)
     return *s && !*end && n >= 0 && n < N_LESSONS ? (int)n : -1;
 }
 
+/* The Slurm options; 1 when `a` was one. */
+static int slurm_arg(class_run *run, const char *a, const char *val, int takes)
+{
+    if (!strcmp(a, "--slurm"))
+        run->plan = 1;
+    else if (!strcmp(a, "--collect"))
+        run->collect = 1;
+    else if (!takes)
+        return 0;
+    else if (!strcmp(a, "--task-list"))
+        run->task_list = val;
+    else if (!strcmp(a, "--task"))
+        run->task = atoi(val);
+    else if (!strcmp(a, "--batch"))
+        run->batch = atoi(val) > 0 ? atoi(val) : 1;
+    else if (!strcmp(a, "--slurm-partition"))
+        run->partition = val;
+    else if (!strcmp(a, "--slurm-account"))
+        run->account = val;
+    else if (!strcmp(a, "--slurm-time"))
+        run->time_limit = val;
+    else if (!strcmp(a, "--slurm-gres"))
+        run->gres = val;
+    else
+        return 0;
+    return 1;
+}
+
 static int parse_args(int argc, char **argv, class_run *run, int *lessons)
 {
+    run->argv_lessons = calloc((size_t)argc + 1, sizeof *run->argv_lessons);
     int any = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -72,7 +107,9 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             exit(0);
         }
         int takes = !strcmp(a, "--out") || !strcmp(a, "--seed") || !strcmp(a, "--budget") ||
-                    !strcmp(a, "--timeout") || !strcmp(a, "--root") || !strcmp(a, "--gpus");
+                    !strcmp(a, "--timeout") || !strcmp(a, "--root") || !strcmp(a, "--gpus") ||
+                    !strcmp(a, "--task-list") || !strcmp(a, "--task") || !strcmp(a, "--batch") ||
+                    !strncmp(a, "--slurm-", 8);
         if (takes && !val) {
             fprintf(stderr, "grader class: %s needs a value\n", a);
             return -1;
@@ -85,6 +122,8 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             run->g.root = val;
         else if (!strcmp(a, "--gpus"))
             run->gpus_spec = val;
+        else if (slurm_arg(run, a, val, takes) != 0)
+            ;
         else if (!strcmp(a, "--seed"))
             run->g.seed = strtoull(val, NULL, 10);
         else if (!strcmp(a, "--budget") || !strcmp(a, "--timeout")) {
@@ -102,6 +141,7 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
         } else if (!run->submissions)
             run->submissions = a;
         else if (!strcmp(a, "all")) {
+            run->argv_lessons[run->nlessons++] = argv[i];
             for (int l = 0; l < N_LESSONS; l++)
                 lessons[l] = 1;
             any = 1;
@@ -113,6 +153,7 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
                 return -1;
             }
             lessons[l] = any = 1;
+            run->argv_lessons[run->nlessons++] = argv[i];
         }
     }
     if (!run->submissions) {
@@ -284,75 +325,118 @@ static int outputs_exist(const class_run *run, const class_student *st)
     return 1;
 }
 
+/* What the row keeps of the submission, and the key that decides a re-grade:
+ * the student's files and the conditions of grading (the GPU is compared
+ * apart, so that a collector without one can read a task's results). */
+static void take_submission(const class_run *run, class_student *st, const submission *sub)
+{
+    snprintf(st->kind, sizeof st->kind, "%s", sub->kind);
+    snprintf(st->error, sizeof st->error, "%.200s", sub->error);
+    utf8_scrub(st->error);     /* cut at 200 bytes: maybe inside a character */
+    st->nrefused = sub->nrefused;
+    st->nignored = sub->nignored;
+    st->nfound = 0;
+    for (int i = 0; i < sub->nex; i++)
+        st->nfound += sub->data[i] != NULL;
+    for (int i = 0; i < sub->nignored && i < 2; i++)
+        snprintf(st->ignored[i], sizeof st->ignored[i], "%s", sub->ignored[i]);
+    for (int i = 0; i < sub->nrefused && i < 4 && i < SUB_MAX_NOTES; i++)
+        st->refused[i] = sub->refused[i];
+    sha256 h;
+    sha256_init(&h);
+    char cond[512];
+    snprintf(cond, sizeof cond, "course %s seed %llu budget %g timeout %g", run->course,
+             run->g.seed, run->budget_s, run->timeout_s);
+    sha256_str(&h, cond);
+    submission_hash(sub, &h);
+    sha256_hex(&h, st->key);
+}
+
+/* The cells of an earlier run for the same key, on the same GPU model (a
+ * collector takes any: it grades nothing). 1 when they stand. */
+static int unchanged(const class_run *run, class_student *st)
+{
+    if (run->regrade || !outputs_exist(run, st) || class_cache_load(run, st) != 0)
+        return 0;
+    if (run->collect || !strcmp(st->gpu, run->gpu))
+        return 1;
+    st->cached = 0;            /* graded on another GPU model: grade here */
+    return 0;
+}
+
+static void student_line(const class_run *run, const class_student *st)
+{
+    if (run->tty)
+        fputs("\r\033[K", stderr);
+    if (run->worker)
+        printf("[GPU %d] ", run->gpus[run->worker - 1]);
+    if (st->cached)
+        printf("%-20s %-7s unchanged since %s UTC: not graded again (%d of %d passed)\n",
+               st->name, st->kind, st->graded_at, st->passed, st->counted);
+    else {
+        printf("%-20s %-7s %d of %d passed in %.0f s", st->name, st->kind, st->passed,
+               st->counted, st->seconds);
+        if (st->nrefused)
+            printf("; %d entr%s refused (see its report)", st->nrefused,
+                   st->nrefused > 1 ? "ies" : "y");
+        if (st->error[0])
+            printf("; not read whole: %s", st->error);
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+/* Stage, grade and write one changed student. -1 when an output could not be written. */
+static int grade_student(class_run *run, class_student *st, const submission *sub,
+                         const char *tmproot, class_grade_fn grade)
+{
+    char stage[4200];
+    snprintf(stage, sizeof stage, "%s/student", tmproot);   /* no name of theirs in a path */
+    static graded g[SUB_MAX_EX];
+    class_guard_staged(sub, stage, tmproot);
+    if (submission_stage(sub, stage) != 0) {
+        fprintf(stderr, "grader class: cannot write %s: %s\n", stage, strerror(errno));
+        unstage(sub, stage);
+        return -1;
+    }
+    snprintf(st->gpu, sizeof st->gpu, "%s", run->gpu);
+    st->gpu_index = run->gpu_index;
+    utc_now(st->graded_at, sizeof st->graded_at);
+    grade_exercises(run, st, sub, stage, grade, g);
+    unstage(sub, stage);
+    student_line(run, st);
+    if (class_write_student(run, st, sub, g, run->nex) != 0 || class_cache_save(run, st) != 0) {
+        fprintf(stderr, "grader class: cannot write the results of %s under %s: %s\n", st->name,
+                run->out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* One student, start to end. -1 only when an output could not be written. */
 static int do_student(class_run *run, class_student *st, const char *path, const char *tmproot,
                       class_grade_fn grade)
 {
     submission sub;
     submission_read(path, run->ex, run->nex, &sub);
-    snprintf(st->kind, sizeof st->kind, "%s", sub.kind);
-    snprintf(st->error, sizeof st->error, "%.200s", sub.error);
-    utf8_scrub(st->error);     /* cut at 200 bytes: maybe inside a character */
-    st->nrefused = sub.nrefused;
-    st->nignored = sub.nignored;
-    for (int i = 0; i < sub.nex; i++)
-        st->nfound += sub.data[i] != NULL;
-    for (int i = 0; i < sub.nignored && i < 2; i++)
-        snprintf(st->ignored[i], sizeof st->ignored[i], "%s", sub.ignored[i]);
-    snprintf(st->gpu, sizeof st->gpu, "%s", run->gpu);
-    st->gpu_index = run->gpu_index;
-    for (int i = 0; i < sub.nrefused && i < 4 && i < SUB_MAX_NOTES; i++)
-        st->refused[i] = sub.refused[i];
-
-    sha256 h;
-    sha256_init(&h);
-    char cond[512];
-    snprintf(cond, sizeof cond, "course %s seed %llu gpu %s budget %g timeout %g", run->course,
-             run->g.seed, run->gpu, run->budget_s, run->timeout_s);
-    sha256_str(&h, cond);
-    submission_hash(&sub, &h);
-    sha256_hex(&h, st->key);
-
+    take_submission(run, st, &sub);
     int rc = 0;
-    if (!run->regrade && outputs_exist(run, st) && class_cache_load(run, st) == 0) {
-        if (run->tty)
-            fputs("\r\033[K", stderr);
-        printf("%-20s %-7s unchanged since %s UTC: not graded again (%d of %d passed)\n",
-               st->name, st->kind, st->graded_at, st->passed, st->counted);
-        fflush(stdout);
-        goto out;
+    if (unchanged(run, st))
+        student_line(run, st);
+    else if (run->plan) {
+        class_slurm_plan(run, path + strlen(run->submissions) + 1);
+        printf("%-20s %-7s to grade on the cluster\n", st->name, st->kind);
+    } else if (run->collect) {
+        class_slurm_missing(run, st);
+        printf("%-20s %s\n", st->name, st->why_not);
+        rc = class_write_not_graded(run, st);
+    } else {
+        if (run->task_list)
+            class_slurm_started(run, st);
+        rc = grade_student(run, st, &sub, tmproot, grade);
+        if (run->task_list && rc == 0)
+            class_slurm_done(run, st);
     }
-    char stage[4200];
-    snprintf(stage, sizeof stage, "%s/student", tmproot);   /* no name of theirs in a path */
-    static graded g[SUB_MAX_EX];
-    class_guard_staged(&sub, stage, tmproot);
-    if (submission_stage(&sub, stage) != 0) {
-        fprintf(stderr, "grader class: cannot write %s: %s\n", stage, strerror(errno));
-        unstage(&sub, stage);
-        rc = -1;
-        goto out;
-    }
-    utc_now(st->graded_at, sizeof st->graded_at);
-    grade_exercises(run, st, &sub, stage, grade, g);
-    unstage(&sub, stage);
-    if (run->tty)
-        fputs("\r\033[K", stderr);
-    if (run->worker)
-        printf("[GPU %d] ", run->gpus[run->worker - 1]);
-    printf("%-20s %-7s %d of %d passed in %.0f s", st->name, st->kind, st->passed, st->counted,
-           st->seconds);
-    if (st->nrefused)
-        printf("; %d entr%s refused (see its report)", st->nrefused, st->nrefused > 1 ? "ies" : "y");
-    if (st->error[0])
-        printf("; not read whole: %s", st->error);
-    printf("\n");
-    fflush(stdout);
-    if (class_write_student(run, st, &sub, g, run->nex) != 0 || class_cache_save(run, st) != 0) {
-        fprintf(stderr, "grader class: cannot write the results of %s under %s: %s\n", st->name,
-                run->out, strerror(errno));
-        rc = -1;
-    }
-out:
     submission_free(&sub);
     return rc;
 }
@@ -463,8 +547,12 @@ static int grade_rows(class_run *run, char **entries, class_grade_fn grade)
         if (e >= run->nst)
             break;
         class_student *st = &run->st[e];
+        if (run->task_list && !st->picked)
+            continue;          /* another task's */
         st->state = 1;
         if (!class_graded(st)) {
+            if (run->plan)
+                continue;
             if (run->tty)
                 fputs("\r\033[K", stderr);
             printf("%-20s %s\n", st->name, st->why_not);
@@ -519,10 +607,120 @@ static int grade_all(class_run *run, char **entries, const class_hooks *h)
     return rc;
 }
 
+/* Options, folders, the lock, the seed, the GPU and the course's hash.
+ * 0, or the exit status; *lock gets the lock's fd. */
+static int set_up(class_run *run, int argc, char **argv, const class_hooks *h, int *lock)
+{
+    int lessons[N_LESSONS] = {0};
+    *lock = -1;
+    if (parse_args(argc, argv, run, lessons) != 0)
+        return 2;
+    int seed_given = run->g.seed != 0;
+    select_exercises(run, lessons);
+    struct stat sd;
+    if (stat(run->submissions, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
+        fprintf(stderr, "grader class: %s is not a folder of submissions\n", run->submissions);
+        return 2;
+    }
+    if (mkdir_p(run->out) != 0) {
+        fprintf(stderr, "grader class: cannot write to %s: %s\n", run->out, strerror(errno));
+        return 1;
+    }
+    /* A task writes only its students': tasks share the folder. */
+    *lock = class_lock(run->out, run->task_list != NULL);
+    if (*lock < 0) {
+        if (errno != EWOULDBLOCK)
+            fprintf(stderr, "grader class: cannot lock %s: %s\n", run->out, strerror(errno));
+        return 2;
+    }
+    if (settle_seed(run, seed_given) != 0) {
+        fprintf(stderr, "grader class: cannot write to %s: %s\n", run->out, strerror(errno));
+        return 1;
+    }
+    class_guard_signals();
+    utc_now(run->date, sizeof run->date);
+    class_probe_gpu(run, h, NULL);
+    run->gpu_index = run->gpu[0] ? 0 : -1;
+    if (run->gpus_spec && class_parse_gpus(run, h, run->gpus_spec) != 0)
+        return 2;
+    course_hash(run);
+    return 0;
+}
+
+static void headline(const class_run *run)
+{
+    printf("%s %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
+           run->plan ? "Planning" : run->collect ? "Collecting" : "Grading", run->submissions,
+           run->nex, run->nex == 1 ? "" : "s",
+           run->gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
+           run->gpu, run->g.seed, run->out);
+    if (run->ngpus) {
+        printf("A worker per GPU, each taking the next student:");
+        for (int k = 0; k < run->ngpus; k++)
+            printf(" %d", run->gpus[k]);
+        printf(".\n");
+    }
+    fflush(stdout);
+}
+
+/* What the mode writes when the rows are done: the class files, or (--slurm)
+ * the job's files, or (--task) nothing more. */
+static int finish(class_run *run)
+{
+    if (run->task_list)
+        return 0;
+    if (run->plan) {
+        if (class_slurm_write(run) != 0) {
+            fprintf(stderr, "grader class: cannot write %s/slurm/: %s\n", run->out,
+                    strerror(errno));
+            return -1;
+        }
+        printf("\n%d submission%s to grade on the cluster: %s/slurm/grade-class.sbatch "
+               "(tasks.txt lists them), then %s/slurm/collect.sbatch.\n", run->nplanned,
+               run->nplanned == 1 ? "" : "s", run->out, run->out);
+        return 0;
+    }
+    if (class_write_gradebook(run) != 0 || class_write_leaderboards(run) != 0 ||
+        class_write_class_junit(run) != 0 || class_write_json(run) != 0 ||
+        class_write_summary(run, stdout) != 0) {
+        fprintf(stderr, "grader class: cannot write the class results under %s: %s\n", run->out,
+                strerror(errno));
+        return -1;
+    }
+    printf("\nGradebook: %s/gradebook.csv. Summary: %s/summary.md. Per student: %s/students/.\n",
+           run->out, run->out, run->out);
+    return 0;
+}
+
+static int run_class(class_run *run, const class_hooks *h)
+{
+    int n = 0;
+    char **entries = list_entries(run, &n);
+    if (n < 0) {
+        fprintf(stderr, "grader class: cannot read %s: %s\n", run->submissions, strerror(errno));
+        return 2;
+    }
+    headline(run);
+    int rc = make_rows(run, entries, n);
+    if (rc == 0 && run->task_list)
+        rc = class_slurm_pick(run, entries);
+    if (rc == 0) {
+        run->tty = isatty(2);
+        run->started = now_s();
+        rc = grade_all(run, entries, h);
+        class_progress_show(run, 1);
+        if (finish(run) != 0)
+            rc = -1;
+    }
+    for (int i = 0; i < n; i++)
+        free(entries[i]);
+    free(entries);
+    return rc ? 1 : 0;
+}
+
 int class_main(int argc, char **argv, const class_hooks *h)
 {
     static class_run run;
-    int lessons[N_LESSONS] = {0};
     memset(&run, 0, sizeof run);
     run.out = "build/class";
     run.g.root = ".";
@@ -530,82 +728,20 @@ int class_main(int argc, char **argv, const class_hooks *h)
     run.g.time_budget_s = 1.5;
     run.timeout_s = 120;
     run.budget_s = 600;
+    run.batch = 1;
     const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
     if (t && atof(t) > 0)
         run.g.launch_timeout_s = atof(t);
-    if (parse_args(argc, argv, &run, lessons) != 0)
-        return 2;
-    int seed_given = run.g.seed != 0;
-    select_exercises(&run, lessons);
-    struct stat sd;
-    if (stat(run.submissions, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
-        fprintf(stderr, "grader class: %s is not a folder of submissions\n", run.submissions);
-        return 2;
-    }
-    if (mkdir_p(run.out) != 0) {
-        fprintf(stderr, "grader class: cannot write to %s: %s\n", run.out, strerror(errno));
-        return 1;
-    }
-    int lock = class_lock(run.out, 0);
-    if (lock < 0) {
-        if (errno != EWOULDBLOCK)
-            fprintf(stderr, "grader class: cannot lock %s: %s\n", run.out, strerror(errno));
-        return 2;
-    }
-    if (settle_seed(&run, seed_given) != 0) {
-        fprintf(stderr, "grader class: cannot write to %s: %s\n", run.out, strerror(errno));
+    int lock, rc = set_up(&run, argc, argv, h, &lock);
+    if (rc == 0)
+        rc = run_class(&run, h);
+    if (run.q)
+        munmap(run.q, ((size_t)run.nst + 1) * sizeof *run.st + sizeof *run.q);
+    for (int i = 0; i < run.nplanned; i++)
+        free(run.planned[i]);
+    free(run.planned);
+    free(run.argv_lessons);
+    if (lock >= 0)
         close(lock);
-        return 1;
-    }
-    class_guard_signals();
-    utc_now(run.date, sizeof run.date);
-    class_probe_gpu(&run, h, NULL);
-    run.gpu_index = run.gpu[0] ? 0 : -1;
-    if (run.gpus_spec && class_parse_gpus(&run, h, run.gpus_spec) != 0) {
-        close(lock);
-        return 2;
-    }
-    course_hash(&run);
-    int n = 0;
-    char **entries = list_entries(&run, &n);
-    if (n < 0) {
-        fprintf(stderr, "grader class: cannot read %s: %s\n", run.submissions, strerror(errno));
-        close(lock);
-        return 2;
-    }
-    printf("Grading %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
-           run.submissions, run.nex, run.nex == 1 ? "" : "s",
-           run.gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
-           run.gpu, run.g.seed, run.out);
-    if (run.ngpus) {
-        printf("A worker per GPU, each taking the next student:");
-        for (int k = 0; k < run.ngpus; k++)
-            printf(" %d", run.gpus[k]);
-        printf(".\n");
-    }
-    fflush(stdout);
-    if (make_rows(&run, entries, n) != 0) {
-        fprintf(stderr, "grader class: out of memory\n");
-        close(lock);
-        return 1;
-    }
-    run.tty = isatty(2);
-    run.started = now_s();
-    int rc = grade_all(&run, entries, h);
-    class_progress_show(&run, 1);
-    for (int i = 0; i < n; i++)
-        free(entries[i]);
-    free(entries);
-    if (class_write_gradebook(&run) != 0 || class_write_leaderboards(&run) != 0 ||
-        class_write_class_junit(&run) != 0 ||
-        class_write_json(&run) != 0 || class_write_summary(&run, stdout) != 0) {
-        fprintf(stderr, "grader class: cannot write the class results under %s: %s\n", run.out,
-                strerror(errno));
-        rc = -1;
-    }
-    printf("\nGradebook: %s/gradebook.csv. Summary: %s/summary.md. Per student: %s/students/.\n",
-           run.out, run.out, run.out);
-    munmap(run.q, ((size_t)run.nst + 1) * sizeof *run.st + sizeof *run.q);
-    close(lock);
-    return rc ? 1 : 0;
+    return rc;
 }

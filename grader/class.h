@@ -72,6 +72,7 @@ typedef struct class_student {
     char ignored[2][SUB_NAME]; /* the first entries ignored, for "nothing found" */
     char gpu[128];             /* the GPU it was graded on ("" for none) */
     int state;                 /* 0 waiting, 1 taken by a worker, 2 finished */
+    int picked;                /* --task: this task grades it */
     int gpu_index;             /* which of the host's GPUs, -1 for none */
     char kind[16];             /* folder, tar, tar.gz, zip */
     char key[65];              /* the content hash that decides a re-grade */
@@ -114,6 +115,14 @@ typedef struct class_run {
     int worker;                /* in a worker process: 1 + its index in gpus[]; else 0 */
     class_queue *q;
     const char *gpus_spec;     /* --gpus as given, or NULL */
+    /* Slurm (class_slurm.c): plan (--slurm), grade a task's share (--task),
+     * or collect (--collect); the job's options. */
+    int plan, collect, task, batch;
+    const char *task_list, *partition, *account, *time_limit, *gres;
+    char **argv_lessons;       /* the lessons as given, for the batch script */
+    int nlessons;
+    char **planned;            /* --slurm: the entries to grade */
+    int nplanned;
     int tty;                   /* progress as one line rewritten in place */
     double started;
     char date[32];             /* when this run started (UTC) */
@@ -184,6 +193,23 @@ int class_parse_gpus(class_run *run, const class_hooks *h, const char *spec);
  * run->q; show progress meanwhile. 0 when every worker ended well. */
 int class_workers_run(class_run *run, const class_hooks *h,
                       int (*body)(class_run *run, const class_hooks *h, void *arg), void *arg);
+
+/* ---- a Slurm cluster (class_slurm.c) ---- */
+
+/* --slurm: `entry` must be graded by a task. */
+void class_slurm_plan(class_run *run, const char *entry);
+/* --slurm: write <out>/slurm/tasks.txt (an entry per line, hex, so any
+ * name survives), grade-class.sbatch (the job array) and collect.sbatch
+ * (the merge, for a dependent job). 0, or -1 with errno. */
+int class_slurm_write(class_run *run);
+/* --task I: mark the rows of lines [I*batch, (I+1)*batch) of the task list
+ * as picked. -1 having said why when the list cannot be read. */
+int class_slurm_pick(class_run *run, char **entries);
+/* A task starts, or ends well, grading `st`: the note the collector reads. */
+void class_slurm_started(const class_run *run, const class_student *st);
+void class_slurm_done(const class_run *run, const class_student *st);
+/* --collect: a row without results; st->why_not says why, from the note. */
+void class_slurm_missing(const class_run *run, class_student *st);
 
 /* ---- progress (class_progress.c) ---- */
 
