@@ -358,7 +358,11 @@ static int unchanged(const class_run *run, class_student *st)
 {
     if (run->regrade || !outputs_exist(run, st) || class_cache_load(run, st) != 0)
         return 0;
-    if (run->collect || !strcmp(st->gpu, run->gpu))
+    if (run->collect) {
+        st->cached = 0;        /* graded by the cluster's tasks, for this merge */
+        return 1;
+    }
+    if (!strcmp(st->gpu, run->gpu))
         return 1;
     st->cached = 0;            /* graded on another GPU model: grade here */
     return 0;
@@ -431,12 +435,10 @@ static int do_student(class_run *run, class_student *st, const char *path, const
         printf("%-20s %s\n", st->name, st->why_not);
         rc = class_write_not_graded(run, st);
     } else {
-        if (run->task_list)
-            class_slurm_started(run, st);
         rc = grade_student(run, st, &sub, tmproot, grade);
-        if (run->task_list && rc == 0)
-            class_slurm_done(run, st);
     }
+    if (run->task_list && rc == 0)
+        class_slurm_done(run, st);
     submission_free(&sub);
     return rc;
 }
@@ -609,10 +611,9 @@ static int grade_all(class_run *run, char **entries, const class_hooks *h)
 
 /* Options, folders, the lock, the seed, the GPU and the course's hash.
  * 0, or the exit status; *lock gets the lock's fd. */
-static int set_up(class_run *run, int argc, char **argv, const class_hooks *h, int *lock)
+static int set_up(class_run *run, int argc, char **argv, const class_hooks *h)
 {
     int lessons[N_LESSONS] = {0};
-    *lock = -1;
     if (parse_args(argc, argv, run, lessons) != 0)
         return 2;
     int seed_given = run->g.seed != 0;
@@ -626,9 +627,9 @@ static int set_up(class_run *run, int argc, char **argv, const class_hooks *h, i
         fprintf(stderr, "grader class: cannot write to %s: %s\n", run->out, strerror(errno));
         return 1;
     }
-    /* A task writes only its students': tasks share the folder. */
-    *lock = class_lock(run->out, run->task_list != NULL);
-    if (*lock < 0) {
+    /* A task locks later (run_class), once it has noted its students. */
+    run->lock = run->task_list ? -1 : class_lock(run->out, 0);
+    if (run->lock < 0 && !run->task_list) {
         if (errno != EWOULDBLOCK)
             fprintf(stderr, "grader class: cannot lock %s: %s\n", run->out, strerror(errno));
         return 2;
@@ -692,6 +693,22 @@ static int finish(class_run *run)
     return 0;
 }
 
+/* A Slurm task: its students noted as started (so that a task killed from
+ * here on is named in the merge), then the folder locked, shared with the
+ * other tasks, waiting while a plain run or the merge holds it. */
+static int task_lock(class_run *run, char **entries)
+{
+    if (class_slurm_pick(run, entries) != 0)
+        return -1;
+    for (int s = 0; s < run->nst; s++)
+        if (run->st[s].picked && class_graded(&run->st[s]))
+            class_slurm_started(run, &run->st[s]);
+    run->lock = class_lock_as(run->out, 1, 1);
+    if (run->lock < 0)
+        fprintf(stderr, "grader class: cannot lock %s: %s\n", run->out, strerror(errno));
+    return run->lock < 0 ? -1 : 0;
+}
+
 static int run_class(class_run *run, const class_hooks *h)
 {
     int n = 0;
@@ -703,7 +720,7 @@ static int run_class(class_run *run, const class_hooks *h)
     headline(run);
     int rc = make_rows(run, entries, n);
     if (rc == 0 && run->task_list)
-        rc = class_slurm_pick(run, entries);
+        rc = task_lock(run, entries);
     if (rc == 0) {
         run->tty = isatty(2);
         run->started = now_s();
@@ -732,7 +749,8 @@ int class_main(int argc, char **argv, const class_hooks *h)
     const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
     if (t && atof(t) > 0)
         run.g.launch_timeout_s = atof(t);
-    int lock, rc = set_up(&run, argc, argv, h, &lock);
+    run.lock = -1;
+    int rc = set_up(&run, argc, argv, h);
     if (rc == 0)
         rc = run_class(&run, h);
     if (run.q)
@@ -741,7 +759,7 @@ int class_main(int argc, char **argv, const class_hooks *h)
         free(run.planned[i]);
     free(run.planned);
     free(run.argv_lessons);
-    if (lock >= 0)
-        close(lock);
+    if (run.lock >= 0)
+        close(run.lock);
     return rc;
 }

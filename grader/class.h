@@ -118,6 +118,7 @@ typedef struct class_run {
     /* Slurm (class_slurm.c): plan (--slurm), grade a task's share (--task),
      * or collect (--collect); the job's options. */
     int plan, collect, task, batch;
+    int lock;                  /* the output folder's lock, or -1 */
     const char *task_list, *partition, *account, *time_limit, *gres;
     char **argv_lessons;       /* the lessons as given, for the batch script */
     int nlessons;
@@ -171,6 +172,9 @@ int class_write_json(const class_run *run);
  * students'. The fd, held until the process ends; -1 with errno, having
  * said plainly which run holds it when that is why. */
 int class_lock(const char *out, int shared);
+/* The same, waiting for the lock when `wait` (a Slurm task waits while a
+ * plain run or the merge holds the folder). */
+int class_lock_as(const char *out, int shared, int wait);
 /* Remove the staged files on SIGINT, SIGTERM and SIGHUP, then die of the
  * signal as usual. Call once, in the process that stages. */
 void class_guard_signals(void);

@@ -13,12 +13,21 @@
 
 int class_lock(const char *out, int shared)
 {
+    return class_lock_as(out, shared, 0);
+}
+
+int class_lock_as(const char *out, int shared, int wait)
+{
     char path[4200];
     snprintf(path, sizeof path, "%s/.lock", out);
     int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)
         return -1;
-    if (flock(fd, (shared ? LOCK_SH : LOCK_EX) | LOCK_NB) != 0) {
+    int r;
+    while ((r = flock(fd, (shared ? LOCK_SH : LOCK_EX) | (wait ? 0 : LOCK_NB))) != 0 &&
+           errno == EINTR)
+        ;
+    if (r != 0) {
         int e = errno;
         char who[64] = "";
         ssize_t n = pread(fd, who, sizeof who - 1, 0);
