@@ -68,7 +68,9 @@ void xml_text(FILE *f, const char *s)
             /* Not allowed in XML 1.0, not even as a reference (ESC, U+FFFF,
              * a byte that is not UTF-8): shown as '?'. */
             fputc('?', f);
-            n = 1;
+            n = 1;             /* one '?' for a whole character, if it is one */
+            while (p[0] >= 0xc0 && n < 4 && (p[n] & 0xc0) == 0x80)
+                n++;
             break;
         default:
             fwrite(p, 1, (size_t)n, f);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -518,6 +519,27 @@ START_TEST(text_for_each_format)
     ck_assert_str_eq(h, "&lt;script&gt;&#39;x&#39;&lt;/script&gt;");
     free(h);
 
+    /* XML 1.0 has no ESC and no U+FFFF, not even as references. */
+    x = written(xml_text, "a\xef\xbf\xbf" "b\x1b" "c\xff" "d\xe6\x9d\x8e");
+    ck_assert_str_eq(x, "a?b?c?d\xe6\x9d\x8e");
+    free(x);
+    char *md = NULL;
+    size_t mdlen = 0;
+    FILE *mf = open_memstream(&md, &mdlen);
+    md_code(mf, "a`b", 0);
+    fputc(' ', mf);
+    md_code(mf, "x|y", 1);
+    fputc(' ', mf);
+    md_code(mf, "`edge", 0);
+    fclose(mf);
+    ck_assert_str_eq(md, "``a`b`` `x\\|y` `` `edge ``");
+    free(md);
+    char shown[16];
+    printable_name("\xe6\x9d\x8e\xe9\x9b\xb7\x1b\xff", shown, sizeof shown);
+    ck_assert_str_eq(shown, "\xe6\x9d\x8e\xe9\x9b\xb7??");
+    printable_name("\xe6\x9d\x8e\xe9\x9b\xb7\xe6\x9d\x8e\xe9\x9b\xb7", shown, 10);
+    ck_assert_str_eq(shown, "\xe6\x9d\x8e\xe9\x9b\xb7...");   /* cut at a character */
+
     char u[] = "ok \xc3\xa9 bad \xff \xc0\xaf \xed\xa0\x80 \x1b[2J\xc2\x9b\x7f\tend\n";
     utf8_scrub(u);
     ck_assert_str_eq(u, "ok \xc3\xa9 bad ? ?? ??? ?[2J???\tend\n");
@@ -547,6 +569,118 @@ START_TEST(text_for_each_format)
              "The compiler's messages below");
     reason_of(&res, why, sizeof why);
     ck_assert_str_eq(why, "COMPILE: exercises/lesson10/padded.cu does not compile");
+}
+END_TEST
+
+/* Identifiers: the name as given, unique, made safe only where needed. */
+START_TEST(identifiers_unique_and_as_given)
+{
+    static char *entries[] = {
+        "\xe6\x9d\x8e\xe9\x9b\xb7", "\xe9\x9f\xa9\xe6\xa2\x85", "\xe7\x8e\x8b\xe8\x8a\xb3",
+        "Zo\xc3\xab M\xc3\xbcller", "Zo\xc3\xab M\xc3\xb6ller", "ada", "ada.zip", "Ada",
+        "bad\xffname", ".hidden-ish", "-dash", "x.tar.gz", "x.tgz",
+        "cuda-course-fall-2025-assignment-3-shared-memory-alice",
+        "cuda-course-fall-2025-assignment-3-shared-memory-bob",
+    };
+    static int dir[] = {1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1};
+    enum { N = sizeof entries / sizeof *entries };
+    static class_run run;
+    static class_student st[N];
+    memset(&run, 0, sizeof run);
+    memset(st, 0, sizeof st);
+    run.st = st;
+    run.nst = N;
+    class_assign_ids(&run, entries, dir);
+    static const char *want[] = {
+        "\xe6\x9d\x8e\xe9\x9b\xb7", "\xe9\x9f\xa9\xe6\xa2\x85", "\xe7\x8e\x8b\xe8\x8a\xb3",
+        "Zo\xc3\xab M\xc3\xbcller", "Zo\xc3\xab M\xc3\xb6ller", NULL, NULL, NULL,
+        NULL, NULL, NULL, "x.tar.gz", "x.tgz",
+        "cuda-course-fall-2025-assignment-3-shared-memory-alice",
+        "cuda-course-fall-2025-assignment-3-shared-memory-bob",
+    };
+    for (int i = 0; i < N; i++) {
+        if (want[i])
+            ck_assert_str_eq(st[i].name, want[i]);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcasecmp(st[i].name, st[j].name), "%s twice", st[i].name);
+        char shown[CLASS_NAME];
+        printable_name(st[i].name, shown, sizeof shown);
+        ck_assert_str_eq(shown, st[i].name);          /* nothing a terminal would obey */
+        ck_assert(st[i].name[0] != '.' && st[i].name[0] != '-' && !strchr(st[i].name, '/'));
+    }
+    /* ada/ and ada.zip keep their whole names; Ada meets ada on a file
+     * system that ignores case, so both get the hash. */
+    ck_assert_str_eq(st[6].name, "ada.zip");
+    ck_assert_msg(!strncmp(st[5].name, "ada-", 4) && !strncmp(st[7].name, "Ada-", 4), "%s %s",
+                  st[5].name, st[7].name);
+    ck_assert_msg(!strncmp(st[8].name, "bad_name-", 9), "%s", st[8].name);
+    /* Stable: the same entries, the same identifiers. */
+    static class_student again[N];
+    memset(again, 0, sizeof again);
+    run.st = again;
+    class_assign_ids(&run, entries, dir);
+    for (int i = 0; i < N; i++)
+        ck_assert_str_eq(again[i].name, st[i].name);
+}
+END_TEST
+
+/* Caps count what is read, not a build/ folder; an archive in an archive in
+ * an archive is named, not read. */
+START_TEST(caps_skip_ignored_folders)
+{
+    const exercise *ex[16];
+    int n = some_exercises(ex), sx = index_of(ex, n, "lesson0/saxpy.cu");
+    const char *dir = scratch();
+    char path[256], name[64];
+    snprintf(path, sizeof path, "%s/build-first.tar", dir);
+    FILE *f = fopen(path, "wb");
+    for (int i = 0; i <= ARC_MAX_ENTRIES; i++) {
+        snprintf(name, sizeof name, "build/o%05d.o", i);
+        tar_entry(f, name, '0', NULL, NULL);
+    }
+    tar_entry(f, "lesson0/saxpy.cu", '0', "// AFTER BUILD\n", NULL);
+    tar_end(f);
+    fclose(f);
+    submission s;
+    ck_assert_int_eq(submission_read(path, ex, n, &s), 0);
+    ck_assert_ptr_nonnull(s.data[sx]);
+    submission_free(&s);
+
+    /* The same number of entries that count: the cap stops the reading. */
+    snprintf(path, sizeof path, "%s/many.tar", dir);
+    f = fopen(path, "wb");
+    for (int i = 0; i <= ARC_MAX_ENTRIES; i++) {
+        snprintf(name, sizeof name, "junk/o%05d.o", i);
+        tar_entry(f, name, '0', NULL, NULL);
+    }
+    tar_entry(f, "lesson0/saxpy.cu", '0', "// AFTER JUNK\n", NULL);
+    tar_end(f);
+    fclose(f);
+    ck_assert_int_eq(submission_read(path, ex, n, &s), -1);
+    ck_assert_ptr_null(s.data[sx]);
+    ck_assert_msg(strstr(s.error, "more than 10000 entries"), "%s", s.error);
+    submission_free(&s);
+
+    /* inner.tar holds deepest.tar; outer.tar holds inner.tar and wrap/lesson3/matmul.cu. */
+    char deep[256], inner[256], outer[256], cmd[1200];
+    snprintf(deep, sizeof deep, "%s/deepest.tar", dir);
+    f = fopen(deep, "wb");
+    tar_entry(f, "lesson0/saxpy.cu", '0', "// TOO DEEP\n", NULL);
+    tar_end(f);
+    fclose(f);
+    snprintf(inner, sizeof inner, "%s/inner.tar", dir);
+    snprintf(outer, sizeof outer, "%s/outer.tar", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && mkdir -p wrap/lesson3 && echo '// NESTED' > "
+             "wrap/lesson3/matmul.cu && tar -cf inner.tar deepest.tar wrap && "
+             "tar -cf outer.tar inner.tar", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(submission_read(outer, ex, n, &s), 0);
+    int mm = index_of(ex, n, "lesson3/matmul.cu");
+    ck_assert_ptr_nonnull(s.data[mm]);
+    ck_assert_str_eq(s.from[mm], "inner.tar/wrap/lesson3/matmul.cu");
+    ck_assert_ptr_null(s.data[sx]);
+    ck_assert(refused_with(&s, "inner.tar/deepest.tar", "an archive inside an archive"));
+    submission_free(&s);
 }
 END_TEST
 
@@ -919,6 +1053,8 @@ Suite *class_suite(void)
     tcase_add_test(tc, zip_hostile_entries_refused);
     tcase_add_test(tc, folder_links_and_devices_refused);
     tcase_add_test(tc, stage_writes_only_exercise_files);
+    tcase_add_test(tc, identifiers_unique_and_as_given);
+    tcase_add_test(tc, caps_skip_ignored_folders);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("outputs");
