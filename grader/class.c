@@ -448,7 +448,8 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of SUBMISSIONS, sorted; hidden ones and the output folder left out. */
+/* The entries of SUBMISSIONS, sorted; the output folder left out. Hidden
+ * ones too are rows (a student may be ".bob"): nobody is lost to a dot. */
 static char **list_entries(const class_run *run, int *n)
 {
     DIR *d = opendir(run->submissions);
@@ -462,7 +463,7 @@ static char **list_entries(const class_run *run, int *n)
     struct dirent *de;
     *n = 0;
     while ((de = readdir(d)) != NULL) {
-        if (de->d_name[0] == '.')
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         char path[4200];
         struct stat st;

@@ -17,6 +17,7 @@
 #   deep/          folders nested 14 deep, one named with ESC and a 0xff byte
 #   ffff/          a compile error quoting U+FFFF and ESC (junit.xml must stay XML 1.0)
 #   =HYPERLINK(..), <svg onload=alert(1)>, back`quote, bad\xffname   hostile names
+#   .bob/          a hidden folder: a student too
 #   notes.txt      not a submission: a row saying why
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -45,6 +46,7 @@ for n in ["李雷", "韩梅", "王芳", "Zoë Müller", "Zoë Möller", "ada",
           "=HYPERLINK(\"x\")", "<svg onload=alert(1)>", "back`quote"]:
     folder(n.encode())
 folder(b"bad\xffname")
+folder(b".bob")
 for u in ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "ivan", "judy"]:
     folder(("cuda-course-fall-2025-assignment-3-shared-memory-" + u).encode())
 with zipfile.ZipFile(os.fsdecode(os.path.join(subs, b"ada.zip")), "w") as z:
@@ -99,6 +101,8 @@ read = ["repo.zip", "nested.zip", "writestr.zip", "zip64.zip", "c-bz2.tar.bz2", 
 for e in read:
     cell = by[e]["lesson0/saxpy"]
     assert cell not in ("MISSING", "NOT GRADED"), "%s: %s (%s)" % (e, cell, by[e]["notes"])
+assert by[".bob"]["lesson0/saxpy"] not in ("MISSING", "NOT GRADED"), by[".bob"]
+assert re.fullmatch(r"_bob-[0-9a-f]{8}", by[".bob"]["student"]), by[".bob"]
 assert by["nothing.zip"]["lesson0/saxpy"] == "MISSING"
 assert "no exercise file found" in by["nothing.zip"]["notes"], by["nothing.zip"]
 assert by["notes.txt"]["lesson0/saxpy"] == "NOT GRADED" and "not graded" in by["notes.txt"]["notes"]
