@@ -96,6 +96,26 @@ static int slurm_arg(class_run *run, const char *a, const char *val, int takes)
     return 1;
 }
 
+/* A lesson on the command line ("lesson3", "3" or "all"), kept as given
+ * for Slurm's batch script. */
+static int lesson_arg(class_run *run, char *a, int *lessons)
+{
+    if (!strcmp(a, "all")) {
+        for (int l = 0; l < N_LESSONS; l++)
+            lessons[l] = 1;
+    } else {
+        int l = parse_lesson(a);
+        if (l < 0) {
+            fprintf(stderr, "grader class: '%s' is not a lesson (lesson0 .. lesson%d, or "
+                    "all)\n", a, N_LESSONS - 1);
+            return -1;
+        }
+        lessons[l] = 1;
+    }
+    run->argv_lessons[run->nlessons++] = a;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, class_run *run, int *lessons)
 {
     run->argv_lessons = calloc((size_t)argc + 1, sizeof *run->argv_lessons);
@@ -140,21 +160,10 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             return -1;
         } else if (!run->submissions)
             run->submissions = a;
-        else if (!strcmp(a, "all")) {
-            run->argv_lessons[run->nlessons++] = argv[i];
-            for (int l = 0; l < N_LESSONS; l++)
-                lessons[l] = 1;
+        else if (lesson_arg(run, argv[i], lessons) != 0)
+            return -1;
+        else
             any = 1;
-        } else {
-            int l = parse_lesson(a);
-            if (l < 0) {
-                fprintf(stderr, "grader class: '%s' is not a lesson (lesson0 .. lesson%d, or "
-                        "all)\n", a, N_LESSONS - 1);
-                return -1;
-            }
-            lessons[l] = any = 1;
-            run->argv_lessons[run->nlessons++] = argv[i];
-        }
     }
     if (!run->submissions) {
         usage(stderr);

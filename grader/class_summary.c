@@ -217,6 +217,49 @@ int class_write_summary(const class_run *run, FILE *also)
     return 0;
 }
 
+static void student_json(FILE *f, const class_run *run, const class_student *st)
+{
+    fputs("\n    {\"name\": ", f);
+    json_escape(f, st->name);
+    fputs(", \"entry\": ", f);
+    json_escape(f, st->entry);
+    fputs(", \"kind\": ", f);
+    json_escape(f, st->kind);
+    fprintf(f, ", \"graded\": %s, \"not_graded_why\": ", class_graded(st) ? "true" : "false");
+    if (class_graded(st))
+        fputs("null", f);
+    else
+        json_escape(f, st->why_not);
+    fprintf(f, ", \"exercise_files_found\": %d, \"gpu\": ", st->nfound);
+    json_escape(f, st->gpu);
+    fprintf(f, ", \"gpu_device\": %d", st->gpu_index);
+    fputs(", \"content_hash\": ", f);
+    json_escape(f, st->key);
+    fprintf(f, ", \"graded_this_run\": %s, \"graded_at\": ", st->cached ? "false" : "true");
+    json_escape(f, st->graded_at);
+    fprintf(f, ", \"passed\": %d, \"out_of\": %d, \"refused_entries\": %d, "
+            "\"ignored_entries\": %d, \"budget_ran_out\": %s, \"error\": ", st->passed,
+            st->counted, st->nrefused, st->nignored, st->budget_hit ? "true" : "false");
+    if (st->error[0])
+        json_escape(f, st->error);
+    else
+        fputs("null", f);
+    fputs(", \"results\": [", f);
+    for (int i = 0; i < run->nex && class_graded(st); i++) {
+        const class_cell *c = &st->cell[i];
+        fprintf(f, "%s\n      {\"outcome\": ", i ? "," : "");
+        json_escape(f, outcome_word(c->outcome));
+        if (c->timed)
+            fprintf(f, ", \"speedup\": %.4g, \"ms\": %.6g, \"baseline_ms\": %.6g, "
+                    "\"solution_ms\": %.6g", c->speedup, c->ms[V_STUDENT],
+                    c->ms[V_BASELINE], c->ms[V_SOLUTION]);
+        fputs(", \"reason\": ", f);
+        json_escape(f, class_counts_as_failure(c->outcome) ? c->reason : "");
+        fprintf(f, ", \"seconds\": %.2f}", c->seconds);
+    }
+    fputs("]}", f);
+}
+
 int class_write_json(const class_run *run)
 {
     char path[4200];
@@ -240,46 +283,8 @@ int class_write_json(const class_run *run)
     }
     fputs("],\n  \"students\": [", f);
     for (int s = 0; s < run->nst; s++) {
-        const class_student *st = &run->st[s];
-        fprintf(f, "%s\n    {\"name\": ", s ? "," : "");
-        json_escape(f, st->name);
-        fputs(", \"entry\": ", f);
-        json_escape(f, st->entry);
-        fputs(", \"kind\": ", f);
-        json_escape(f, st->kind);
-        fprintf(f, ", \"graded\": %s, \"not_graded_why\": ", class_graded(st) ? "true" : "false");
-        if (class_graded(st))
-            fputs("null", f);
-        else
-            json_escape(f, st->why_not);
-        fprintf(f, ", \"exercise_files_found\": %d, \"gpu\": ", st->nfound);
-        json_escape(f, st->gpu);
-        fprintf(f, ", \"gpu_device\": %d", st->gpu_index);
-        fputs(", \"content_hash\": ", f);
-        json_escape(f, st->key);
-        fprintf(f, ", \"graded_this_run\": %s, \"graded_at\": ", st->cached ? "false" : "true");
-        json_escape(f, st->graded_at);
-        fprintf(f, ", \"passed\": %d, \"out_of\": %d, \"refused_entries\": %d, "
-                "\"ignored_entries\": %d, \"budget_ran_out\": %s, \"error\": ", st->passed,
-                st->counted, st->nrefused, st->nignored, st->budget_hit ? "true" : "false");
-        if (st->error[0])
-            json_escape(f, st->error);
-        else
-            fputs("null", f);
-        fputs(", \"results\": [", f);
-        for (int i = 0; i < run->nex && class_graded(st); i++) {
-            const class_cell *c = &st->cell[i];
-            fprintf(f, "%s\n      {\"outcome\": ", i ? "," : "");
-            json_escape(f, outcome_word(c->outcome));
-            if (c->timed)
-                fprintf(f, ", \"speedup\": %.4g, \"ms\": %.6g, \"baseline_ms\": %.6g, "
-                        "\"solution_ms\": %.6g", c->speedup, c->ms[V_STUDENT],
-                        c->ms[V_BASELINE], c->ms[V_SOLUTION]);
-            fputs(", \"reason\": ", f);
-            json_escape(f, class_counts_as_failure(c->outcome) ? c->reason : "");
-            fprintf(f, ", \"seconds\": %.2f}", c->seconds);
-        }
-        fputs("]}", f);
+        fputs(s ? "," : "", f);
+        student_json(f, run, &run->st[s]);
     }
     fputs("\n  ]\n}\n", f);
     return out_commit(f, path);
