@@ -77,6 +77,15 @@ void class_guard_staged(const submission *sub, const char *stage, const char *tm
 static pid_t kids[CLASS_MAX_GPUS];
 static volatile sig_atomic_t nkids;
 
+static void remove_staged(void)
+{
+    if (getpid() != owner)
+        return;
+    for (int i = 0; i < nstaged; i++)
+        if (unlink(staged[i]) != 0)
+            rmdir(staged[i]);
+}
+
 static void on_signal(int sig)
 {
     /* Only the run itself: a grading child shares this handler, and must not
@@ -96,6 +105,12 @@ static void on_signal(int sig)
 
 void class_guard_signals(void)
 {
+    /* NVRTC puts its own SIGINT/SIGTERM handler in place while it compiles
+     * (in this process when there is no GPU), and that one calls exit(4):
+     * exit's handlers still remove the staged files. */
+    static int registered;
+    if (!registered++)
+        atexit(remove_staged);
     owner = getpid();
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -89,7 +89,7 @@ static void options(FILE *f, const class_run *run, int gres)
 
 static int write_array(const class_run *run, const char *dir, int ntasks)
 {
-    char path[4400], mode[4400];
+    char path[4400];
     snprintf(path, sizeof path, "%s/grade-class.sbatch", dir);
     FILE *f = out_open(path);
     if (!f)
@@ -99,14 +99,20 @@ static int write_array(const class_run *run, const char *dir, int ntasks)
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
     /* A task's time: its students' budgets, and room to start and write. */
     int minutes = (int)(run->budget_s * run->batch / 60) + 5;
+    char which[96];
+    if (run->batch == 1)
+        snprintf(which, sizeof which, "line I+1 of tasks.txt (a student");
+    else
+        snprintf(which, sizeof which, "lines %d*I+1 .. %d*I+%d of tasks.txt (students", run->batch,
+                 run->batch, run->batch);
     fprintf(f, "#!/bin/bash\n"
             "# grade-class.sbatch: written by `make grade-class SCHEDULER=slurm` on %s.\n"
-            "# A job array: task I grades lines I*%d .. I*%d+%d of tasks.txt (the students\n"
-            "# missing or changed; each line is an entry of the submissions folder, in\n"
-            "# hex) into the shared results folder, as a plain grade-class would. A task\n"
-            "# that dies, is preempted or runs out of time leaves its students 'not\n"
-            "# graded (why)' in the merge (collect.sbatch); submitting again grades them.\n",
-            date, run->batch, run->batch, run->batch - 1);
+            "# A job array: task I grades %s missing or\n"
+            "# changed since the last grade; each line is an entry of the submissions\n"
+            "# folder, in hex) into the shared results folder, as a plain grade-class\n"
+            "# would. A task that dies, is preempted or runs out of time leaves its\n"
+            "# students 'not graded (why)' in the merge (collect.sbatch); submitting\n"
+            "# again grades only them.\n", date, which);
     fprintf(f, "#SBATCH --job-name=grade-class\n#SBATCH --array=0-%d\n", ntasks - 1);
     fprintf(f, "#SBATCH --output=%s/logs/task-%%A_%%a.out\n", dir);
     fprintf(f, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n");
@@ -115,9 +121,19 @@ static int write_array(const class_run *run, const char *dir, int ntasks)
     else
         fprintf(f, "#SBATCH --time=%d\n", minutes);
     options(f, run, 1);
-    snprintf(mode, sizeof mode, "--task-list '%s/tasks.txt' --batch %d --task \"$SLURM_ARRAY_TASK_ID\"",
-             dir, run->batch);
-    command(f, run, mode);
+    char *m = NULL;
+    size_t mlen = 0;
+    FILE *ms = open_memstream(&m, &mlen);
+    if (!ms) {
+        fclose(f);
+        return -1;
+    }
+    fprintf(ms, "\\\n    --task-list ");
+    sh_quoted(ms, dir);
+    fprintf(ms, "/tasks.txt --batch %d --task \"$SLURM_ARRAY_TASK_ID\"", run->batch);
+    fclose(ms);
+    command(f, run, m);
+    free(m);
     if (out_commit(f, path) != 0)
         return -1;
     snprintf(path, sizeof path, "%s/collect.sbatch", dir);

@@ -29,7 +29,7 @@ CLASS_ARGS := $(if $(SEED),--seed $(SEED)) $(if $(TIMEOUT),--timeout $(TIMEOUT))
 .PHONY: grade-class grade-class-collect release full-course
 
 SLURM_GRES ?= $(shell sinfo -h -o %G 2>/dev/null | grep -q gpu && echo gpu:1 || echo none)
-SLURM_ARGS := --slurm-gres $(call quote,$(SLURM_GRES)) $(if $(BATCH),--batch $(BATCH)) \
+SLURM_ARGS = --slurm-gres $(call quote,$(SLURM_GRES)) $(if $(BATCH),--batch $(BATCH)) \
               $(if $(PARTITION),--slurm-partition $(call quote,$(PARTITION))) \
               $(if $(ACCOUNT),--slurm-account $(call quote,$(ACCOUNT))) \
               $(if $(SLURM_TIME),--slurm-time $(call quote,$(SLURM_TIME)))
