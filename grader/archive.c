@@ -156,7 +156,7 @@ static enum entry_type type_of(struct archive_entry *ae, char *what, size_t len)
  * -1 when the archive cannot be read past it. */
 static int read_content(reader *r, struct archive *a, const arc_entry *e, int slot)
 {
-    size_t cap = e->size, len = 0, room = cap + 1;
+    size_t cap = e->size_known ? e->size : ARC_MAX_UNSIZED, len = 0, room = cap + 1;
     char *data = malloc(room + 1);
     const char *why = NULL;
     la_ssize_t n = 0;
@@ -175,7 +175,7 @@ static int read_content(reader *r, struct archive *a, const arc_entry *e, int sl
         if (out_of_time(r))
             why = "reading it took too long";
     }
-    if (!data || why || len != cap) {
+    if (!data || why || (e->size_known && len != cap)) {
         char msg[300];
         snprintf(msg, sizeof msg, "its content could not be read whole (%s): damaged, or not "
                  "what the archive says", !data ? "out of memory" : why ? why
@@ -275,8 +275,8 @@ static int read_entries(reader *r, struct archive *a, const char *prefix, int le
         }
         char name[4200];
         snprintf(name, sizeof name, "%s%s", prefix, entry_name(ae));
-        arc_entry e = {.name = name, .size = archive_entry_size_is_set(ae)
-                       ? (uint64_t)archive_entry_size(ae) : 0};
+        arc_entry e = {.name = name, .size_known = archive_entry_size_is_set(ae) != 0};
+        e.size = e.size_known ? (uint64_t)archive_entry_size(ae) : 0;
         e.type = type_of(ae, e.what, sizeof e.what);
         int inner = e.type == ENTRY_FILE && archive_kind(name);
         if (inner && level > 0) {
@@ -471,7 +471,8 @@ static int walk_dir(reader *r, int dfd, const char *prefix, int depth)
         if (!names[i] || fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
             continue;
         snprintf(rel, sizeof rel, "%s%s", prefix, names[i]);
-        arc_entry e = {.name = rel, .size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0};
+        arc_entry e = {.name = rel, .size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0,
+                       .size_known = 1};
         e.type = stat_type(&st, e.what, sizeof e.what);
         int slot = r->s->want(r->s->ctx, &e);
         if (slot == ARC_IGNORED)

@@ -37,7 +37,8 @@ enum entry_type {
 typedef struct arc_entry {
     const char *name;    /* as the archive (or the folder) names it */
     enum entry_type type;
-    uint64_t size;       /* bytes of content */
+    uint64_t size;       /* bytes of content (0 when !size_known) */
+    int size_known;      /* 0: a streamed zip entry whose size comes after it */
     char what[64];       /* ENTRY_OTHER: what it was, e.g. "a sparse file" */
 } arc_entry;
 
@@ -62,6 +63,7 @@ typedef struct arc_sink {
 #define ARC_MAX_BYTES (1ull << 30)     /* content of counted entries, decompressed */
 #define ARC_MAX_DEPTH 12               /* folder nesting */
 #define ARC_MAX_SECONDS 120            /* one submission, nested archives included */
+#define ARC_MAX_UNSIZED (8u << 20)     /* a wanted entry of unknown size is read up to this */
 
 /* ---- reading ---- */
 

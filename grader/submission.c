@@ -259,7 +259,15 @@ static int want(void *ctx, const arc_entry *e)
 static void got(void *ctx, int slot, const arc_entry *e, char *data, size_t len)
 {
     submission *s = ctx;
-    (void)e;
+    if (len > SUB_MAX_FILE) {  /* its size was not known when it was wanted */
+        char big[SUB_NAME];
+        snprintf(big, sizeof big, "%zu bytes, more than an exercise file may have (%d)", len,
+                 SUB_MAX_FILE);
+        free(data);
+        refuse(s, e->name, big);
+        refused_for(s, s->cand[slot].ex, e->name, big);
+        return;
+    }
     free(s->cand[slot].data);
     s->cand[slot].data = data;
     s->cand[slot].len = len;

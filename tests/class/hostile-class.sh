@@ -9,6 +9,7 @@
 #   ada/ and ada.zip                        one name, two entries
 #   repo.zip       cuda-course-main/exercises/lesson0/saxpy.cu (two wrapping folders)
 #   nested.zip     upload/hw.tar.gz holding lesson0/saxpy.cu (a tar inside a zip)
+#   streamed.tar   a zip written to a pipe (sizes after the data) inside a tar
 #   writestr.zip   Python's zipfile.writestr: Unix mode without type bits
 #   zip64.zip      zip64 records
 #   bz2/xz/zst     .tar.bz2, .tar.xz, .tar.zst
@@ -65,6 +66,15 @@ with zipfile.ZipFile(os.fsdecode(os.path.join(subs, b"zip64.zip")), "w", zipfile
 for ext, mode in [("bz2", "w:bz2"), ("xz", "w:xz")]:
     open(os.path.join(subs, ("c-" + ext + ".tar." + ext).encode()), "wb").write(
         tar_bytes([("lesson0/saxpy.cu", stub)], mode))
+class Unseekable(io.RawIOBase):   # what zip writes to a pipe: sizes after the data
+    def __init__(self): self.b = bytearray()
+    def writable(self): return True
+    def write(self, d): self.b += d; return len(d)
+u = Unseekable()
+with zipfile.ZipFile(u, "w", zipfile.ZIP_DEFLATED) as z:
+    with z.open("lesson0/saxpy.cu", "w") as f:
+        f.write(stub)
+open(os.path.join(subs, b"streamed.tar"), "wb").write(tar_bytes([("hw.zip", bytes(u.b))]))
 open(os.path.join(subs, b"build-first.tar"), "wb").write(
     tar_bytes([("build/o%05d.o" % i, b"") for i in range(10001)] + [("lesson0/saxpy.cu", stub)]))
 with zipfile.ZipFile(os.fsdecode(os.path.join(subs, b"nothing.zip")), "w") as z:
@@ -97,7 +107,7 @@ for u in ["alice", "bob", "carol", "dave", "erin", "frank", "grace", "heidi", "i
 bad = [i for i in ids if i.startswith("bad")]
 assert len(bad) == 1 and re.fullmatch(r"bad_name-[0-9a-f]{8}", bad[0]), bad
 read = ["repo.zip", "nested.zip", "writestr.zip", "zip64.zip", "c-bz2.tar.bz2", "c-xz.tar.xz",
-        "build-first.tar"] + (["c-zst.tar.zst"] if zst else [])
+        "build-first.tar", "streamed.tar"] + (["c-zst.tar.zst"] if zst else [])
 for e in read:
     cell = by[e]["lesson0/saxpy"]
     assert cell not in ("MISSING", "NOT GRADED"), "%s: %s (%s)" % (e, cell, by[e]["notes"])
