@@ -21,7 +21,9 @@
 #   speedups      the two runs' speedups side by side (noise, not a rule)
 #   per student   wall seconds per student of each run: GPUS=all on one GPU
 #                 costs what one process costs; on n GPUs about 1/n of it
-# The summary table comes last. Exit 0 when the verdicts agree.
+# The summary table comes last. Exit 0 when the verdicts agree. Files (8):
+# gpu.txt phases.log build.log class/{one,all}.txt (each run's output)
+# class/gradebook-{one,all}.csv class/compare.txt (cell by cell, then the summary)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/gpus-run}
@@ -80,7 +82,7 @@ run() {   # run NAME [GPUS]
     local t0 t1
     t0=$(date +%s%N)
     make --no-print-directory grade-class SUBMISSIONS="$s" LESSONS=0,3 CLASS_OUT="$w/$1" \
-        SEED="$SEED" TIMEOUT=60 ${2:+GPUS=$2} >"$OUT/class/$1.txt" 2>"$OUT/class/$1.err"
+        SEED="$SEED" TIMEOUT=60 ${2:+GPUS=$2} >"$OUT/class/$1.txt" 2>&1
     echo "grade-class $1 exit $?" | tee -a "$OUT/phases.log"
     t1=$(date +%s%N)
     echo $(((t1 - t0) / 1000000))
@@ -89,7 +91,6 @@ ms_one=$(run one | tail -1)
 ms_all=$(run all all | tail -1)
 cp "$w/one/gradebook.csv" "$OUT/class/gradebook-one.csv"
 cp "$w/all/gradebook.csv" "$OUT/class/gradebook-all.csv"
-cp "$w/all/summary.md" "$OUT/class/summary-all.md"
 
 python3 - "$w/one/gradebook.csv" "$w/all/gradebook.csv" "$ms_one" "$ms_all" "$nst" "$ngpu" \
     >"$OUT/class/compare.txt" <<'PY'
