@@ -84,6 +84,21 @@ static void name_out(FILE *f, const char *name, int md)
         fputs(name, f);
 }
 
+/* Text that may quote a name (an error, a reason): entities in Markdown,
+ * so that no name is read as HTML or emphasis there. */
+static void text_out(FILE *f, const char *s, int md)
+{
+    if (!md) {
+        fputs(s, f);
+        return;
+    }
+    for (; *s; s++)
+        if (strchr("*[]`\\", *s))
+            fprintf(f, "&#%d;", *s);
+        else
+            html_text(f, (char[]){*s, 0});
+}
+
 static int worth_a_look(const class_student *st)
 {
     return !class_graded(st) || !st->nfound || st->nrefused || st->error[0] || st->budget_hit;
@@ -100,7 +115,9 @@ static void look_at_one(FILE *f, const class_run *run, const class_student *st, 
     }
     fputs(":", f);
     if (!class_graded(st)) {
-        fprintf(f, " %s.\n", st->why_not);
+        fputc(' ', f);
+        text_out(f, st->why_not, md);
+        fputs(".\n", f);
         return;
     }
     if (!st->nfound) {
@@ -112,14 +129,19 @@ static void look_at_one(FILE *f, const class_run *run, const class_student *st, 
         }
         fprintf(f, "%s.", st->nignored > 2 ? ", ..." : "");
     }
-    if (st->error[0])
-        fprintf(f, " could not be read whole: %s.", st->error);
+    if (st->error[0]) {
+        fputs(" could not be read whole: ", f);
+        text_out(f, st->error, md);
+        fputc('.', f);
+    }
     if (st->nrefused) {
         fprintf(f, " %d entr%s refused:", st->nrefused, st->nrefused > 1 ? "ies" : "y");
         for (int i = 0; i < st->nrefused && i < 4; i++) {
             fputs(i ? "; " : " ", f);
             name_out(f, st->refused[i].entry, md);
-            fprintf(f, " (%s)", st->refused[i].why);
+            fputs(" (", f);
+            text_out(f, st->refused[i].why, md);
+            fputc(')', f);
         }
         fprintf(f, "%s.", st->nrefused > 4 ? "; ..." : "");
     }
