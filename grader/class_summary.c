@@ -121,7 +121,7 @@ static void look_at_one(FILE *f, const class_run *run, const class_student *st, 
         return;
     }
     if (!st->nfound) {
-        fprintf(f, " no exercise file was found in it (looked for lessonN/<name>.cu at any "
+        fprintf(f, " no exercise file was found in it (looked for lessonN/NAME.cu at any "
                 "depth)");
         for (int i = 0; i < st->nignored && i < 2; i++) {
             fputs(i ? ", " : "; it holds ", f);
