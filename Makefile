@@ -66,6 +66,7 @@ help:
 	@echo "  make progress             the course map: what passed, what was tried, what is next"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
 	@echo "  make grade-class SUBMISSIONS=dir   grade a whole class (instructors; see grader/instructor.mk)"
+	@echo "      GPUS=all               a worker per GPU; SCHEDULER=slurm: a Slurm job array"
 	@echo "  make release              the student copy, without solution sources"
 	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"
 	@echo "  make static               compile every kernel with NVRTC and check mechanisms (no GPU)"
