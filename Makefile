@@ -36,7 +36,7 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
           -I$(CUDA_HOME)/include -DCUDA_INCLUDE_DEFAULT='"$(CUDA_HOME)/include"'
 LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_static \
-          -ldl -lpthread -lrt -lm
+          -larchive -ldl -lpthread -lrt -lm
 
 GRADER_SRC := $(filter-out grader/main.c,$(wildcard grader/*.c)) $(wildcard grader/specs/*.c)
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
@@ -44,7 +44,7 @@ GRADER := $(BUILD)/grader
 NEED := sh grader/scripts/need-package.sh
 
 .PHONY: help all grader check check-solutions static list watch progress test test-cpu \
-        test-gpu slides measure sweep clean cuda-toolkit $(LESSONS)
+        test-gpu slides measure sweep clean cuda-toolkit archive-package $(LESSONS)
 
 help:
 	@echo "The CUDA memory optimisation course"
@@ -66,6 +66,7 @@ help:
 	@echo "  make progress             the course map: what passed, what was tried, what is next"
 	@echo "  make check-solutions      grade the reference solutions (instructors, tests)"
 	@echo "  make grade-class SUBMISSIONS=dir   grade a whole class (instructors; see grader/instructor.mk)"
+	@echo "      GPUS=all               a worker per GPU; SCHEDULER=slurm: a Slurm job array"
 	@echo "  make release              the student copy, without solution sources"
 	@echo "  make list                 every exercise: the file to edit, its lesson, its knobs"
 	@echo "  make static               compile every kernel with NVRTC and check mechanisms (no GPU)"
@@ -87,6 +88,11 @@ cuda-toolkit:
 	@test -f $(CUDA_HOME)/include/nvrtc.h || { \
 	  echo "No CUDA toolkit at $(CUDA_HOME) (no include/nvrtc.h)."; \
 	  echo "Install the CUDA Toolkit, or point to it: make ... CUDA_HOME=/path/to/cuda"; exit 1; }
+
+# Submissions (grader class) are read through libarchive.
+archive-package:
+	@$(NEED) libarchive-dev test -f /usr/include/archive.h
+$(BUILD)/obj/grader/archive.o: | archive-package
 
 grader: $(GRADER)
 

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -35,6 +36,13 @@ static void usage(FILE *f)
         "  --budget S     seconds one student's exercises may take together (default 600)\n"
         "  --timeout S    seconds one exercise may take (default 120)\n"
         "  --regrade      grade every submission, even those unchanged since the last run\n"
+        "  --gpus LIST    a worker per GPU, taking students from one queue: all, or 0,1,...\n"
+        "Slurm (class_slurm.c; make grade-class SCHEDULER=slurm):\n"
+        "  --slurm        plan: write DIR/slurm/tasks.txt and the batch scripts, grade nothing\n"
+        "  --slurm-partition P  --slurm-account A  --slurm-time T  --slurm-gres G|none\n"
+        "  --batch K      students per task (default 1)\n"
+        "  --task-list F --task I   grade the task's students (what the job array runs)\n"
+        "  --collect      write the class files from what the tasks left; grade nothing\n"
         "  --root DIR     the course's top folder (default .)\n");
 }
 
@@ -60,8 +68,57 @@ static int parse_lesson(const char *s)
     return *s && !*end && n >= 0 && n < N_LESSONS ? (int)n : -1;
 }
 
+/* The Slurm options; 1 when `a` was one. */
+static int slurm_arg(class_run *run, const char *a, const char *val, int takes)
+{
+    if (!strcmp(a, "--slurm"))
+        run->plan = 1;
+    else if (!strcmp(a, "--collect"))
+        run->collect = 1;
+    else if (!takes)
+        return 0;
+    else if (!strcmp(a, "--task-list"))
+        run->task_list = val;
+    else if (!strcmp(a, "--task"))
+        run->task = atoi(val);
+    else if (!strcmp(a, "--batch"))
+        run->batch = atoi(val) > 0 ? atoi(val) : 1;
+    else if (!strcmp(a, "--slurm-partition"))
+        run->partition = val;
+    else if (!strcmp(a, "--slurm-account"))
+        run->account = val;
+    else if (!strcmp(a, "--slurm-time"))
+        run->time_limit = val;
+    else if (!strcmp(a, "--slurm-gres"))
+        run->gres = val;
+    else
+        return 0;
+    return 1;
+}
+
+/* A lesson on the command line ("lesson3", "3" or "all"), kept as given
+ * for Slurm's batch script. */
+static int lesson_arg(class_run *run, char *a, int *lessons)
+{
+    if (!strcmp(a, "all")) {
+        for (int l = 0; l < N_LESSONS; l++)
+            lessons[l] = 1;
+    } else {
+        int l = parse_lesson(a);
+        if (l < 0) {
+            fprintf(stderr, "grader class: '%s' is not a lesson (lesson0 .. lesson%d, or "
+                    "all)\n", a, N_LESSONS - 1);
+            return -1;
+        }
+        lessons[l] = 1;
+    }
+    run->argv_lessons[run->nlessons++] = a;
+    return 0;
+}
+
 static int parse_args(int argc, char **argv, class_run *run, int *lessons)
 {
+    run->argv_lessons = calloc((size_t)argc + 1, sizeof *run->argv_lessons);
     int any = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -70,7 +127,9 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             exit(0);
         }
         int takes = !strcmp(a, "--out") || !strcmp(a, "--seed") || !strcmp(a, "--budget") ||
-                    !strcmp(a, "--timeout") || !strcmp(a, "--root");
+                    !strcmp(a, "--timeout") || !strcmp(a, "--root") || !strcmp(a, "--gpus") ||
+                    !strcmp(a, "--task-list") || !strcmp(a, "--task") || !strcmp(a, "--batch") ||
+                    !strncmp(a, "--slurm-", 8);
         if (takes && !val) {
             fprintf(stderr, "grader class: %s needs a value\n", a);
             return -1;
@@ -81,6 +140,10 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             run->out = val;
         else if (!strcmp(a, "--root"))
             run->g.root = val;
+        else if (!strcmp(a, "--gpus"))
+            run->gpus_spec = val;
+        else if (slurm_arg(run, a, val, takes) != 0)
+            ;
         else if (!strcmp(a, "--seed"))
             run->g.seed = strtoull(val, NULL, 10);
         else if (!strcmp(a, "--budget") || !strcmp(a, "--timeout")) {
@@ -97,19 +160,10 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
             return -1;
         } else if (!run->submissions)
             run->submissions = a;
-        else if (!strcmp(a, "all")) {
-            for (int l = 0; l < N_LESSONS; l++)
-                lessons[l] = 1;
+        else if (lesson_arg(run, argv[i], lessons) != 0)
+            return -1;
+        else
             any = 1;
-        } else {
-            int l = parse_lesson(a);
-            if (l < 0) {
-                fprintf(stderr, "grader class: '%s' is not a lesson (lesson0 .. lesson%d, or "
-                        "all)\n", a, N_LESSONS - 1);
-                return -1;
-            }
-            lessons[l] = any = 1;
-        }
     }
     if (!run->submissions) {
         usage(stderr);
@@ -159,53 +213,6 @@ static int settle_seed(class_run *run, int given)
     return out_commit(f, path);
 }
 
-/* The GPU every student will be graded on, asked in a child so this process
- * never holds a CUDA context across the fork of each grading child. */
-static void probe_gpu(class_run *run, const class_hooks *h)
-{
-    int p[2];
-    run->gpu[0] = 0;
-    if (h->probe) {
-        h->probe(run->gpu, sizeof run->gpu, &run->cc);
-        return;
-    }
-    if (pipe(p) != 0)
-        return;
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        close(p[0]);
-        int n = 0;
-        struct cudaDeviceProp prop;
-        char line[160] = "";
-        if (cudaGetDeviceCount(&n) == cudaSuccess && n > 0 &&
-            cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
-            snprintf(line, sizeof line, "%d %.128s", prop.major * 10 + prop.minor, prop.name);
-        ssize_t w = write(p[1], line, strlen(line));
-        (void)w;
-        _exit(0);
-    }
-    close(p[1]);
-    if (pid < 0) {
-        close(p[0]);
-        return;
-    }
-    char buf[200] = "";
-    struct pollfd pf = {.fd = p[0], .events = POLLIN};
-    ssize_t n = poll(&pf, 1, 60000) > 0 ? read(p[0], buf, sizeof buf - 1) : -1;
-    close(p[0]);
-    kill(pid, SIGKILL);
-    waitpid(pid, NULL, 0);
-    if (n > 0) {
-        buf[n] = 0;
-        char *sp = strchr(buf, ' ');
-        if (sp) {
-            run->cc = atoi(buf);
-            snprintf(run->gpu, sizeof run->gpu, "%s", sp + 1);
-        }
-    }
-}
-
 /* What the grade depends on besides the student's files: this grader, and
  * the baseline and reference each exercise is measured against. */
 static void course_hash(class_run *run)
@@ -224,30 +231,6 @@ static void course_hash(class_run *run)
         sha256_file(&h, path);
     }
     sha256_hex(&h, run->course);
-}
-
-/* The student's name: the entry without its archive ending, letters, digits,
- * '.', '_' and '-' only, starting with a letter or digit. */
-static void student_name(const char *entry, char *name, size_t len)
-{
-    char base[SUB_NAME];
-    snprintf(base, sizeof base, "%s", entry);
-    const char *kind = archive_kind(base);
-    if (kind) {
-        size_t n = strlen(base);
-        base[n - (n > 7 && !strcmp(base + n - 7, ".tar.gz") ? 7 : 4)] = 0;
-    }
-    size_t o = 0;
-    if (!((base[0] >= 'a' && base[0] <= 'z') || (base[0] >= 'A' && base[0] <= 'Z') ||
-          (base[0] >= '0' && base[0] <= '9')))
-        name[o++] = 's';
-    for (const char *p = base; *p && o + 1 < len && o < 48; p++) {
-        char c = *p;
-        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                 c == '.' || c == '_' || c == '-';
-        name[o++] = ok ? c : '_';
-    }
-    name[o] = 0;
 }
 
 static void default_knobs(const exercise *ex, int *knobs)
@@ -297,7 +280,8 @@ static void grade_exercises(class_run *run, class_student *st, const submission 
             st->budget_hit++;
         } else {
             double limit = left < run->timeout_s ? left : run->timeout_s;
-            fprintf(stderr, "grading %s: lesson%d/%s ...\n", st->name, ex->lesson, ex->name);
+            if (!run->tty)     /* on a terminal, the progress line says it */
+                fprintf(stderr, "grading %s: lesson%d/%s ...\n", st->name, ex->lesson, ex->name);
             grade(ex, knobs, &go, limit, r);
             if (r->outcome == OUT_HANG && limit < run->timeout_s)
                 snprintf(r->message + strlen(r->message), sizeof r->message - strlen(r->message),
@@ -350,60 +334,120 @@ static int outputs_exist(const class_run *run, const class_student *st)
     return 1;
 }
 
+/* What the row keeps of the submission, and the key that decides a re-grade:
+ * the student's files and the conditions of grading (the GPU is compared
+ * apart, so that a collector without one can read a task's results). */
+static void take_submission(const class_run *run, class_student *st, const submission *sub)
+{
+    snprintf(st->kind, sizeof st->kind, "%s", sub->kind);
+    snprintf(st->error, sizeof st->error, "%.200s", sub->error);
+    utf8_scrub(st->error);     /* cut at 200 bytes: maybe inside a character */
+    st->nrefused = sub->nrefused;
+    st->nignored = sub->nignored;
+    st->nfound = 0;
+    for (int i = 0; i < sub->nex; i++)
+        st->nfound += sub->data[i] != NULL;
+    for (int i = 0; i < sub->nignored && i < 2; i++)
+        snprintf(st->ignored[i], sizeof st->ignored[i], "%s", sub->ignored[i]);
+    for (int i = 0; i < sub->nrefused && i < 4 && i < SUB_MAX_NOTES; i++)
+        st->refused[i] = sub->refused[i];
+    sha256 h;
+    sha256_init(&h);
+    char cond[512];
+    snprintf(cond, sizeof cond, "course %s seed %llu budget %g timeout %g", run->course,
+             run->g.seed, run->budget_s, run->timeout_s);
+    sha256_str(&h, cond);
+    submission_hash(sub, &h);
+    sha256_hex(&h, st->key);
+}
+
+/* The cells of an earlier run for the same key, on the same GPU model (a
+ * collector takes any: it grades nothing). 1 when they stand. */
+static int unchanged(const class_run *run, class_student *st)
+{
+    if (run->regrade || !outputs_exist(run, st) || class_cache_load(run, st) != 0)
+        return 0;
+    if (run->collect) {
+        st->cached = 0;        /* graded by the cluster's tasks, for this merge */
+        return 1;
+    }
+    if (!strcmp(st->gpu, run->gpu))
+        return 1;
+    st->cached = 0;            /* graded on another GPU model: grade here */
+    return 0;
+}
+
+static void student_line(const class_run *run, const class_student *st)
+{
+    if (run->tty)
+        fputs("\r\033[K", stderr);
+    if (run->worker)
+        printf("[GPU %d] ", run->gpus[run->worker - 1]);
+    if (st->cached)
+        printf("%-20s %-7s unchanged since %s UTC: not graded again (%d of %d passed)\n",
+               st->name, st->kind, st->graded_at, st->passed, st->counted);
+    else {
+        printf("%-20s %-7s %d of %d passed in %.0f s", st->name, st->kind, st->passed,
+               st->counted, st->seconds);
+        if (st->nrefused)
+            printf("; %d entr%s refused (see its report)", st->nrefused,
+                   st->nrefused > 1 ? "ies" : "y");
+        if (st->error[0])
+            printf("; not read whole: %s", st->error);
+        printf("\n");
+    }
+    fflush(stdout);
+}
+
+/* Stage, grade and write one changed student. -1 when an output could not be written. */
+static int grade_student(class_run *run, class_student *st, const submission *sub,
+                         const char *tmproot, class_grade_fn grade)
+{
+    char stage[4200];
+    snprintf(stage, sizeof stage, "%s/student", tmproot);   /* no name of theirs in a path */
+    static graded g[SUB_MAX_EX];
+    class_guard_staged(sub, stage, tmproot);
+    if (submission_stage(sub, stage) != 0) {
+        fprintf(stderr, "grader class: cannot write %s: %s\n", stage, strerror(errno));
+        unstage(sub, stage);
+        return -1;
+    }
+    snprintf(st->gpu, sizeof st->gpu, "%s", run->gpu);
+    st->gpu_index = run->gpu_index;
+    utc_now(st->graded_at, sizeof st->graded_at);
+    grade_exercises(run, st, sub, stage, grade, g);
+    unstage(sub, stage);
+    student_line(run, st);
+    if (class_write_student(run, st, sub, g, run->nex) != 0 || class_cache_save(run, st) != 0) {
+        fprintf(stderr, "grader class: cannot write the results of %s under %s: %s\n", st->name,
+                run->out, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
 /* One student, start to end. -1 only when an output could not be written. */
 static int do_student(class_run *run, class_student *st, const char *path, const char *tmproot,
                       class_grade_fn grade)
 {
     submission sub;
     submission_read(path, run->ex, run->nex, &sub);
-    snprintf(st->kind, sizeof st->kind, "%s", sub.kind);
-    snprintf(st->error, sizeof st->error, "%.200s", sub.error);
-    st->nrefused = sub.nrefused;
-    st->nignored = sub.nignored;
-    for (int i = 0; i < sub.nrefused && i < 4 && i < SUB_MAX_NOTES; i++)
-        st->refused[i] = sub.refused[i];
-
-    sha256 h;
-    sha256_init(&h);
-    char cond[512];
-    snprintf(cond, sizeof cond, "course %s seed %llu gpu %s budget %g timeout %g", run->course,
-             run->g.seed, run->gpu, run->budget_s, run->timeout_s);
-    sha256_str(&h, cond);
-    submission_hash(&sub, &h);
-    sha256_hex(&h, st->key);
-
+    take_submission(run, st, &sub);
     int rc = 0;
-    if (!run->regrade && outputs_exist(run, st) && class_cache_load(run, st) == 0) {
-        printf("%-20s %-7s unchanged since %s UTC: not graded again (%d of %d passed)\n",
-               st->name, st->kind, st->graded_at, st->passed, st->counted);
-        goto out;
+    if (unchanged(run, st))
+        student_line(run, st);
+    else if (run->plan) {
+        class_slurm_plan(run, path + strlen(run->submissions) + 1);
+        printf("%-20s %-7s to grade on the cluster\n", st->name, st->kind);
+    } else if (run->collect) {
+        class_slurm_missing(run, st);
+        printf("%-20s %s\n", st->name, st->why_not);
+        rc = class_write_not_graded(run, st);
+    } else {
+        rc = grade_student(run, st, &sub, tmproot, grade);
     }
-    char stage[4200];
-    snprintf(stage, sizeof stage, "%s/%s", tmproot, st->name);
-    static graded g[SUB_MAX_EX];
-    if (submission_stage(&sub, stage) != 0) {
-        fprintf(stderr, "grader class: cannot write %s: %s\n", stage, strerror(errno));
-        unstage(&sub, stage);
-        rc = -1;
-        goto out;
-    }
-    utc_now(st->graded_at, sizeof st->graded_at);
-    grade_exercises(run, st, &sub, stage, grade, g);
-    unstage(&sub, stage);
-    printf("%-20s %-7s %d of %d passed in %.0f s", st->name, st->kind, st->passed, st->counted,
-           st->seconds);
-    if (st->nrefused)
-        printf("; %d entr%s refused (see its report)", st->nrefused, st->nrefused > 1 ? "ies" : "y");
-    if (st->error[0])
-        printf("; not read whole: %s", st->error);
-    printf("\n");
-    fflush(stdout);
-    if (class_write_student(run, st, &sub, g, run->nex) != 0 || class_cache_save(run, st) != 0) {
-        fprintf(stderr, "grader class: cannot write the results of %s under %s: %s\n", st->name,
-                run->out, strerror(errno));
-        rc = -1;
-    }
-out:
+    if (run->task_list && rc == 0)
+        class_slurm_done(run, st);
     submission_free(&sub);
     return rc;
 }
@@ -413,7 +457,8 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The entries of SUBMISSIONS, sorted; hidden ones and the output folder left out. */
+/* The entries of SUBMISSIONS, sorted; the output folder left out. Hidden
+ * ones too are rows (a student may be ".bob"): nobody is lost to a dot. */
 static char **list_entries(const class_run *run, int *n)
 {
     DIR *d = opendir(run->submissions);
@@ -427,7 +472,7 @@ static char **list_entries(const class_run *run, int *n)
     struct dirent *de;
     *n = 0;
     while ((de = readdir(d)) != NULL) {
-        if (de->d_name[0] == '.')
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
             continue;
         char path[4200];
         struct stat st;
@@ -449,38 +494,56 @@ static char **list_entries(const class_run *run, int *n)
     return names;
 }
 
-static void not_graded(class_run *run, const char *entry, const char *why)
-{
-    char shown[SUB_NAME];
-    printable_name(entry, shown, sizeof shown);
-    if (run->n_not_graded < 8)
-        snprintf(run->not_graded[run->n_not_graded++], sizeof run->not_graded[0],
-                 "%.100s: not graded: %.130s", shown, why);
-    printf("%-20s not graded: %s\n", shown, why);
-}
-
-/* Is this entry a student's submission? Says why not when it is not. */
-static int is_submission(class_run *run, const char *entry)
+/* Is this entry a student's submission? Says why not in the row when it is not. */
+static int is_submission(class_run *run, class_student *st, const char *entry, int *dir)
 {
     char path[4200];
-    struct stat st;
+    struct stat sb;
     snprintf(path, sizeof path, "%s/%s", run->submissions, entry);
-    if (lstat(path, &st) != 0) {
-        not_graded(run, entry, strerror(errno));
-        return 0;
-    }
-    if (S_ISLNK(st.st_mode)) {
-        not_graded(run, entry, "a symbolic link; put the folder or archive itself here");
-        return 0;
-    }
-    if (!S_ISDIR(st.st_mode) && !(S_ISREG(st.st_mode) && archive_kind(entry))) {
-        not_graded(run, entry, "neither a folder nor a .tar, .tar.gz, .tgz or .zip file");
-        return 0;
-    }
-    return 1;
+    *dir = 0;
+    if (lstat(path, &sb) != 0)
+        snprintf(st->why_not, sizeof st->why_not, "not graded: %s", strerror(errno));
+    else if (S_ISLNK(sb.st_mode))
+        snprintf(st->why_not, sizeof st->why_not, "not graded: a symbolic link; put the "
+                 "folder or archive itself here");
+    else if (S_ISDIR(sb.st_mode))
+        *dir = 1;
+    else if (!S_ISREG(sb.st_mode) || !archive_kind(entry))
+        snprintf(st->why_not, sizeof st->why_not, "not graded: neither a folder nor a tar or "
+                 "zip archive (.tar, .tar.gz, .tgz, .tar.bz2, .tar.xz, .tar.zst, .zip)");
+    if (st->why_not[0])
+        snprintf(st->kind, sizeof st->kind, "-");
+    return !st->why_not[0];
 }
 
-static int grade_all(class_run *run, char **entries, int n, class_grade_fn grade)
+/* A row per entry, each with its identifier and, when it is not a
+ * submission, the reason. */
+static int make_rows(class_run *run, char **entries, int n)
+{
+    /* Shared, so that workers (class_workers.c) fill the rows in place. */
+    size_t bytes = ((size_t)n + 1) * sizeof *run->st + sizeof *run->q;
+    void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    int *dir = calloc((size_t)n + 1, sizeof *dir);
+    if (mem == MAP_FAILED || !dir) {
+        free(dir);
+        return -1;
+    }
+    run->q = mem;
+    run->st = (class_student *)((char *)mem + sizeof *run->q);
+    run->nst = n;
+    for (int e = 0; e < n; e++) {
+        class_student *st = &run->st[e];
+        printable_name(entries[e], st->entry, sizeof st->entry);
+        st->gpu_index = -1;
+        is_submission(run, st, entries[e], &dir[e]);
+    }
+    class_assign_ids(run, entries, dir);
+    free(dir);
+    return 0;
+}
+
+/* Rows from the queue until none is left: this process's share of the class. */
+static int grade_rows(class_run *run, char **entries, class_grade_fn grade)
 {
     char tmproot[4096];
     const char *tmp = getenv("TMPDIR");
@@ -490,43 +553,201 @@ static int grade_all(class_run *run, char **entries, int n, class_grade_fn grade
                 tmp && *tmp ? tmp : "/tmp", strerror(errno));
         return -1;
     }
-    run->st = calloc((size_t)n + 1, sizeof *run->st);
-    if (!run->st)
-        return -1;
     int rc = 0;
-    for (int e = 0; e < n; e++) {
-        if (!is_submission(run, entries[e]))
-            continue;
-        class_student *st = &run->st[run->nst];
-        student_name(entries[e], st->name, sizeof st->name);
-        printable_name(entries[e], st->entry, sizeof st->entry);
-        int clash = -1;
-        for (int s = 0; s < run->nst && clash < 0; s++)
-            if (!strcmp(run->st[s].name, st->name))
-                clash = s;
-        if (clash >= 0) {
-            char why[SUB_NAME + 128];
-            snprintf(why, sizeof why, "%s is also the name of %.100s, graded above; rename one",
-                     st->name, run->st[clash].entry);
-            not_graded(run, entries[e], why);
-            memset(st, 0, sizeof *st);
-            continue;
+    for (;;) {
+        int e = __atomic_fetch_add(&run->q->next, 1, __ATOMIC_SEQ_CST);
+        if (e >= run->nst)
+            break;
+        class_student *st = &run->st[e];
+        if (run->task_list && !st->picked)
+            continue;          /* another task's */
+        st->state = 1;
+        if (!class_graded(st)) {
+            if (run->plan)
+                continue;
+            if (run->tty)
+                fputs("\r\033[K", stderr);
+            printf("%-20s %s\n", st->name, st->why_not);
+            fflush(stdout);
+            if (class_write_not_graded(run, st) != 0)
+                rc = -1;
+        } else {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/%s", run->submissions, entries[e]);
+            if (do_student(run, st, path, tmproot, grade) != 0)
+                rc = -1;
         }
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s", run->submissions, entries[e]);
-        if (do_student(run, st, path, tmproot, grade) != 0)
-            rc = -1;
-        run->nst++;
+        st->state = 2;
+        class_progress_row(run, st);
     }
     if (rmdir(tmproot) != 0)
         fprintf(stderr, "grader class: could not remove %s: %s\n", tmproot, strerror(errno));
     return rc;
 }
 
+typedef struct rows_arg {
+    char **entries;
+} rows_arg;
+
+static int worker_body(class_run *run, const class_hooks *h, void *arg)
+{
+    return grade_rows(run, ((rows_arg *)arg)->entries, h->grade);
+}
+
+/* Rows a worker took and never finished (it died), or that no worker took. */
+static void unfinished_rows(class_run *run)
+{
+    for (int s = 0; s < run->nst; s++) {
+        class_student *st = &run->st[s];
+        if (st->state == 2)
+            continue;
+        snprintf(st->why_not, sizeof st->why_not, "not graded: %s; run again to grade it",
+                 st->state ? "the worker grading it stopped before it was done"
+                 : "every worker stopped before it was taken");
+        st->cached = 0;
+        st->passed = st->counted = 0;
+    }
+}
+
+static int grade_all(class_run *run, char **entries, const class_hooks *h)
+{
+    if (run->ngpus == 0)
+        return grade_rows(run, entries, h->grade);
+    rows_arg arg = {.entries = entries};
+    int rc = class_workers_run(run, h, worker_body, &arg);
+    unfinished_rows(run);
+    return rc;
+}
+
+/* Options, folders, the lock, the seed, the GPU and the course's hash.
+ * 0, or the exit status; *lock gets the lock's fd. */
+static int set_up(class_run *run, int argc, char **argv, const class_hooks *h)
+{
+    int lessons[N_LESSONS] = {0};
+    if (parse_args(argc, argv, run, lessons) != 0)
+        return 2;
+    int seed_given = run->g.seed != 0;
+    select_exercises(run, lessons);
+    struct stat sd;
+    if (stat(run->submissions, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
+        fprintf(stderr, "grader class: %s is not a folder of submissions\n", run->submissions);
+        return 2;
+    }
+    if (mkdir_p(run->out) != 0) {
+        fprintf(stderr, "grader class: cannot write to %s: %s\n", run->out, strerror(errno));
+        return 1;
+    }
+    /* A task locks later (run_class), once it has noted its students. */
+    run->lock = run->task_list ? -1 : class_lock(run->out, 0);
+    if (run->lock < 0 && !run->task_list) {
+        if (errno != EWOULDBLOCK)
+            fprintf(stderr, "grader class: cannot lock %s: %s\n", run->out, strerror(errno));
+        return 2;
+    }
+    if (settle_seed(run, seed_given) != 0) {
+        fprintf(stderr, "grader class: cannot write to %s: %s\n", run->out, strerror(errno));
+        return 1;
+    }
+    class_guard_signals();
+    utc_now(run->date, sizeof run->date);
+    class_probe_gpu(run, h, NULL);
+    run->gpu_index = run->gpu[0] ? 0 : -1;
+    if (run->gpus_spec && class_parse_gpus(run, h, run->gpus_spec) != 0)
+        return 2;
+    course_hash(run);
+    return 0;
+}
+
+static void headline(const class_run *run)
+{
+    printf("%s %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
+           run->plan ? "Planning" : run->collect ? "Collecting" : "Grading", run->submissions,
+           run->nex, run->nex == 1 ? "" : "s",
+           run->gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
+           run->gpu, run->g.seed, run->out);
+    if (run->ngpus) {
+        printf("A worker per GPU, each taking the next student:");
+        for (int k = 0; k < run->ngpus; k++)
+            printf(" %d", run->gpus[k]);
+        printf(".\n");
+    }
+    fflush(stdout);
+}
+
+/* What the mode writes when the rows are done: the class files, or (--slurm)
+ * the job's files, or (--task) nothing more. */
+static int finish(class_run *run)
+{
+    if (run->task_list)
+        return 0;
+    if (run->plan) {
+        if (class_slurm_write(run) != 0) {
+            fprintf(stderr, "grader class: cannot write %s/slurm/: %s\n", run->out,
+                    strerror(errno));
+            return -1;
+        }
+        printf("\n%d submission%s to grade on the cluster: %s/slurm/grade-class.sbatch "
+               "(tasks.txt lists them), then %s/slurm/collect.sbatch.\n", run->nplanned,
+               run->nplanned == 1 ? "" : "s", run->out, run->out);
+        return 0;
+    }
+    if (class_write_gradebook(run) != 0 || class_write_leaderboards(run) != 0 ||
+        class_write_class_junit(run) != 0 || class_write_json(run) != 0 ||
+        class_write_summary(run, stdout) != 0) {
+        fprintf(stderr, "grader class: cannot write the class results under %s: %s\n", run->out,
+                strerror(errno));
+        return -1;
+    }
+    printf("\nGradebook: %s/gradebook.csv. Summary: %s/summary.md. Per student: %s/students/.\n",
+           run->out, run->out, run->out);
+    return 0;
+}
+
+/* A Slurm task: its students noted as started (so that a task killed from
+ * here on is named in the merge), then the folder locked, shared with the
+ * other tasks, waiting while a plain run or the merge holds it. */
+static int task_lock(class_run *run, char **entries)
+{
+    if (class_slurm_pick(run, entries) != 0)
+        return -1;
+    for (int s = 0; s < run->nst; s++)
+        if (run->st[s].picked && class_graded(&run->st[s]))
+            class_slurm_started(run, &run->st[s]);
+    run->lock = class_lock_as(run->out, 1, 1);
+    if (run->lock < 0)
+        fprintf(stderr, "grader class: cannot lock %s: %s\n", run->out, strerror(errno));
+    return run->lock < 0 ? -1 : 0;
+}
+
+static int run_class(class_run *run, const class_hooks *h)
+{
+    int n = 0;
+    char **entries = list_entries(run, &n);
+    if (n < 0) {
+        fprintf(stderr, "grader class: cannot read %s: %s\n", run->submissions, strerror(errno));
+        return 2;
+    }
+    headline(run);
+    int rc = make_rows(run, entries, n);
+    if (rc == 0 && run->task_list)
+        rc = task_lock(run, entries);
+    if (rc == 0) {
+        run->tty = isatty(2);
+        run->started = now_s();
+        rc = grade_all(run, entries, h);
+        class_progress_show(run, 1);
+        if (finish(run) != 0)
+            rc = -1;
+    }
+    for (int i = 0; i < n; i++)
+        free(entries[i]);
+    free(entries);
+    return rc ? 1 : 0;
+}
+
 int class_main(int argc, char **argv, const class_hooks *h)
 {
     static class_run run;
-    int lessons[N_LESSONS] = {0};
     memset(&run, 0, sizeof run);
     run.out = "build/class";
     run.g.root = ".";
@@ -534,48 +755,21 @@ int class_main(int argc, char **argv, const class_hooks *h)
     run.g.time_budget_s = 1.5;
     run.timeout_s = 120;
     run.budget_s = 600;
+    run.batch = 1;
     const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
     if (t && atof(t) > 0)
         run.g.launch_timeout_s = atof(t);
-    if (parse_args(argc, argv, &run, lessons) != 0)
-        return 2;
-    int seed_given = run.g.seed != 0;
-    select_exercises(&run, lessons);
-    struct stat sd;
-    if (stat(run.submissions, &sd) != 0 || !S_ISDIR(sd.st_mode)) {
-        fprintf(stderr, "grader class: %s is not a folder of submissions\n", run.submissions);
-        return 2;
-    }
-    if (mkdir_p(run.out) != 0 || settle_seed(&run, seed_given) != 0) {
-        fprintf(stderr, "grader class: cannot write to %s: %s\n", run.out, strerror(errno));
-        return 1;
-    }
-    utc_now(run.date, sizeof run.date);
-    probe_gpu(&run, h);
-    course_hash(&run);
-    int n = 0;
-    char **entries = list_entries(&run, &n);
-    if (n < 0) {
-        fprintf(stderr, "grader class: cannot read %s: %s\n", run.submissions, strerror(errno));
-        return 2;
-    }
-    printf("Grading %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
-           run.submissions, run.nex, run.nex == 1 ? "" : "s",
-           run.gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
-           run.gpu, run.g.seed, run.out);
-    fflush(stdout);
-    int rc = grade_all(&run, entries, n, h->grade);
-    for (int i = 0; i < n; i++)
-        free(entries[i]);
-    free(entries);
-    if (class_write_gradebook(&run) != 0 || class_write_leaderboards(&run) != 0 ||
-        class_write_json(&run) != 0 || class_write_summary(&run, stdout) != 0) {
-        fprintf(stderr, "grader class: cannot write the class results under %s: %s\n", run.out,
-                strerror(errno));
-        rc = -1;
-    }
-    printf("\nGradebook: %s/gradebook.csv. Summary: %s/summary.md. Per student: %s/students/.\n",
-           run.out, run.out, run.out);
-    free(run.st);
-    return rc ? 1 : 0;
+    run.lock = -1;
+    int rc = set_up(&run, argc, argv, h);
+    if (rc == 0)
+        rc = run_class(&run, h);
+    if (run.q)
+        munmap(run.q, ((size_t)run.nst + 1) * sizeof *run.st + sizeof *run.q);
+    for (int i = 0; i < run.nplanned; i++)
+        free(run.planned[i]);
+    free(run.planned);
+    free(run.argv_lessons);
+    if (run.lock >= 0)
+        close(run.lock);
+    return rc;
 }

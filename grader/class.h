@@ -1,13 +1,16 @@
 /* class.h: `grader class`, grading a whole class in one command.
  *
  *   grader class SUBMISSIONS [lesson...] [--out DIR] [--seed N] [--budget S]
- *                [--timeout S] [--regrade]          (make grade-class SUBMISSIONS=dir)
+ *                [--timeout S] [--regrade] [--gpus all|0,1,..]
+ *                                                   (make grade-class SUBMISSIONS=dir)
  *
  * Each entry of SUBMISSIONS is one student: a folder laid out like
- * exercises/, or a .tar, .tar.gz/.tgz or .zip of one. Every student is
- * graded in this one process, so on one GPU, with one seed (recorded), each
+ * exercises/, or a tar or zip archive of one (archive.c); every entry gets
+ * a row, graded or saying why not. Every student is graded in this one
+ * process on one GPU, or with --gpus by one worker per GPU taking students
+ * from a shared queue (class_workers.c), with one seed (recorded), each
  * exercise in its own child as `make check` does, within a time budget per
- * student. A student whose files, and whose grading conditions (seed, GPU,
+ * student. One run per output folder at a time (class_guard.c). A student whose files, and whose grading conditions (seed, GPU,
  * course, budget), have not changed since the last run into the same
  * output folder is not graded again (content hash) unless --regrade.
  *
@@ -25,6 +28,7 @@
 #define GRADER_CLASS_H
 
 #include <stdio.h>
+#include <sys/types.h>
 #include "report.h"
 #include "submission.h"
 
@@ -44,7 +48,11 @@ typedef struct class_hooks {
  * written, 1 when one could not be, 2 for a usage error. */
 int class_main(int argc, char **argv, const class_hooks *h);
 
-#define CLASS_NAME 64
+/* A student's identifier: the entry's name as given (UTF-8), without its
+ * archive ending; unique in the class (class_id.c). At most 200 bytes so
+ * that ".cache/<id>.state" is a legal file name. */
+#define CLASS_NAME 224
+#define CLASS_ENTRY 300
 
 /* What the class-wide outputs keep of one exercise of one student. */
 typedef struct class_cell {
@@ -57,8 +65,15 @@ typedef struct class_cell {
 } class_cell;
 
 typedef struct class_student {
-    char name[CLASS_NAME];     /* its folder under students/: the entry's name, made safe */
-    char entry[SUB_NAME];      /* the entry of SUBMISSIONS, printable */
+    char name[CLASS_NAME];     /* its identifier, and its folder under students/ (class_id.c) */
+    char entry[CLASS_ENTRY];   /* the entry of SUBMISSIONS, printable (UTF-8 kept) */
+    char why_not[256];         /* not graded: why (not a submission, a link, ...); "" when graded */
+    int nfound;                /* exercise files taken from it */
+    char ignored[2][SUB_NAME]; /* the first entries ignored, for "nothing found" */
+    char gpu[128];             /* the GPU it was graded on ("" for none) */
+    int state;                 /* 0 waiting, 1 taken by a worker, 2 finished */
+    int picked;                /* --task: this task grades it */
+    int gpu_index;             /* which of the host's GPUs, -1 for none */
     char kind[16];             /* folder, tar, tar.gz, zip */
     char key[65];              /* the content hash that decides a re-grade */
     int cached;                /* 1: unchanged, cells from the last run */
@@ -72,6 +87,17 @@ typedef struct class_student {
     class_cell cell[SUB_MAX_EX];
 } class_student;
 
+#define CLASS_MAX_GPUS 64
+
+/* The queue of rows and the counts progress shows, shared by the workers
+ * (one per GPU) in memory they all map. */
+typedef struct class_queue {
+    int next;                  /* the next row to take */
+    int done, failed;          /* rows finished; of them with a failure or not graded */
+    int graded;                /* graded in this run (not unchanged) */
+    long graded_ms;            /* their time, summed */
+} class_queue;
+
 typedef struct class_run {
     const char *submissions;
     const char *out;
@@ -81,27 +107,122 @@ typedef struct class_run {
     int regrade;
     const exercise *ex[SUB_MAX_EX];
     int nex;
-    char gpu[128];             /* the GPU every student is graded on, or "" */
+    char gpu[128];             /* the GPU this process grades on, or "" */
     int cc;
+    int gpu_index;             /* its device number on this host, -1 for none */
+    int gpus[CLASS_MAX_GPUS];  /* --gpus: a worker per device; ngpus 0: this process alone */
+    int ngpus;
+    int worker;                /* in a worker process: 1 + its index in gpus[]; else 0 */
+    class_queue *q;
+    const char *gpus_spec;     /* --gpus as given, or NULL */
+    /* Slurm (class_slurm.c): plan (--slurm), grade a task's share (--task),
+     * or collect (--collect); the job's options. */
+    int plan, collect, task, batch;
+    int lock;                  /* the output folder's lock, or -1 */
+    const char *task_list, *partition, *account, *time_limit, *gres;
+    char **argv_lessons;       /* the lessons as given, for the batch script */
+    int nlessons;
+    char **planned;            /* --slurm: the entries to grade */
+    int nplanned;
+    int tty;                   /* progress as one line rewritten in place */
+    double started;
     char date[32];             /* when this run started (UTC) */
     char course[65];           /* hash of the grader and the course files it grades with */
-    class_student *st;
+    class_student *st;         /* a row per entry of SUBMISSIONS, graded or not */
     int nst;
-    char not_graded[8][SUB_NAME + 96];   /* entries that are not submissions, and why */
-    int n_not_graded;
 } class_run;
+
+/* Was this row graded (now or by an earlier run)? */
+static inline int class_graded(const class_student *st)
+{
+    return !st->why_not[0];
+}
+
+/* ---- identifiers (class_id.c) ---- */
+
+/* Every row's name from its entry (entries[i] is row i's raw name, `dir[i]`
+ * whether it is a folder): the entry as given, less its archive ending;
+ * made safe for a file name only where it is not (control characters,
+ * bytes that are not UTF-8, a leading '.' or '-', longer than 200 bytes),
+ * then followed by "-" and 8 hex digits of the entry's hash; entries whose
+ * names would still meet (ada/ and ada.zip; Ada and ada on a file system
+ * that ignores case) keep their whole entry name, then the hash. */
+void class_assign_ids(class_run *run, char *const *entries, const int *dir);
 
 /* ---- outputs (each writes one kind of file; 0, or -1 with errno) ---- */
 
 /* students/<name>/: report.txt, report.json, junit.xml, submission.json. */
 int class_write_student(const class_run *run, const class_student *st, const submission *sub,
                         const graded *g, int n);
+/* students/<name>/ of an entry that was not graded: report.txt and junit.xml say why. */
+int class_write_not_graded(const class_run *run, const class_student *st);
+/* junit.xml of the whole class: a test suite per entry. */
+int class_write_class_junit(const class_run *run);
 int class_write_junit(const char *path, const class_run *run, const class_student *st,
                       const graded *g, int n);
 int class_write_gradebook(const class_run *run);
 int class_write_leaderboards(const class_run *run);
 int class_write_summary(const class_run *run, FILE *also);
 int class_write_json(const class_run *run);
+
+/* ---- one run at a time, nothing left behind (class_guard.c) ---- */
+
+/* Lock the output folder (<out>/.lock, flock): exclusive for a run that
+ * writes the class files, shared for a worker that writes only its
+ * students'. The fd, held until the process ends; -1 with errno, having
+ * said plainly which run holds it when that is why. */
+int class_lock(const char *out, int shared);
+/* The same, waiting for the lock when `wait` (a Slurm task waits while a
+ * plain run or the merge holds the folder). */
+int class_lock_as(const char *out, int shared, int wait);
+/* Remove the staged files on SIGINT, SIGTERM and SIGHUP, then die of the
+ * signal as usual. Call once, in the process that stages. */
+void class_guard_signals(void);
+/* The worker processes a signal to the run is passed on to (n = 0: none). */
+void class_guard_children(const pid_t *pids, int n);
+/* The files `sub` is about to be staged as, under stage/ under tmproot/. */
+void class_guard_staged(const submission *sub, const char *stage, const char *tmproot);
+
+/* ---- a worker per GPU (class_workers.c) ---- */
+
+/* The GPU this process sees (CUDA device 0 of CUDA_VISIBLE_DEVICES) into
+ * run->gpu and run->cc, asked in a child so no CUDA context is ever held
+ * across a fork; *count gets how many it sees (NULL: not wanted). */
+void class_probe_gpu(class_run *run, const class_hooks *h, int *count);
+/* --gpus SPEC: "all" (every device the probe counts) or "0,2,3". 0, or -1
+ * having said why. */
+int class_parse_gpus(class_run *run, const class_hooks *h, const char *spec);
+/* Run body() in one worker per run->gpus[k], each with CUDA_VISIBLE_DEVICES
+ * set to its device before anything touches CUDA, all taking rows from
+ * run->q; show progress meanwhile. 0 when every worker ended well. */
+int class_workers_run(class_run *run, const class_hooks *h,
+                      int (*body)(class_run *run, const class_hooks *h, void *arg), void *arg);
+
+/* ---- a Slurm cluster (class_slurm.c) ---- */
+
+/* --slurm: `entry` must be graded by a task. */
+void class_slurm_plan(class_run *run, const char *entry);
+/* --slurm: write <out>/slurm/tasks.txt (an entry per line, hex, so any
+ * name survives), grade-class.sbatch (the job array) and collect.sbatch
+ * (the merge, for a dependent job). 0, or -1 with errno. */
+int class_slurm_write(class_run *run);
+/* --task I: mark the rows of lines [I*batch, (I+1)*batch) of the task list
+ * as picked. -1 having said why when the list cannot be read. */
+int class_slurm_pick(class_run *run, char **entries);
+/* A task starts, or ends well, grading `st`: the note the collector reads. */
+void class_slurm_started(const class_run *run, const class_student *st);
+void class_slurm_done(const class_run *run, const class_student *st);
+/* --collect: a row without results; st->why_not says why, from the note. */
+void class_slurm_missing(const class_run *run, class_student *st);
+
+/* ---- progress (class_progress.c) ---- */
+
+/* Row `st` is finished: count it (in run->q) and, in the process that owns
+ * the run (not a worker), show it. */
+void class_progress_row(class_run *run, const class_student *st);
+/* Students done, failed, and the time left: one line rewritten in place on
+ * a terminal, a plain line otherwise (only when something changed). */
+void class_progress_show(class_run *run, int final);
 
 /* ---- resuming (class_cache.c) ---- */
 
@@ -114,6 +235,9 @@ int class_cache_save(const class_run *run, const class_student *st);
 void csv_field(FILE *f, const char *s);
 void xml_text(FILE *f, const char *s);     /* also right for attribute values */
 void html_text(FILE *f, const char *s);
+/* A Markdown code span holding s exactly (a fence longer than any run of
+ * backquotes in it); `in_table`: '|' escaped for a table cell. */
+void md_code(FILE *f, const char *s, int in_table);
 /* Replace bytes that are not UTF-8, and control characters other than tab
  * and newline, with '?', in place. */
 void utf8_scrub(char *s);

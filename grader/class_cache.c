@@ -41,6 +41,8 @@ int class_cache_load(const class_run *run, class_student *st)
     st->counted = old.counted;
     st->seconds = old.seconds;
     st->budget_hit = old.budget_hit;
+    memcpy(st->gpu, old.gpu, sizeof st->gpu);   /* what graded it */
+    st->gpu_index = old.gpu_index;
     st->cached = 1;
     return 0;
 }

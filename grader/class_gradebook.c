@@ -9,6 +9,12 @@ static void notes(const class_run *run, const class_student *st, char *buf, size
 {
     size_t o = 0;
     buf[0] = 0;
+    if (!class_graded(st)) {
+        snprintf(buf, len, "%s", st->why_not);
+        return;
+    }
+    if (!st->nfound)
+        o += snprintf(buf + o, len - o, "no exercise file found; ");
     if (st->cached)
         o += snprintf(buf + o, len - o, "unchanged since its last grade; ");
     if (st->nrefused && o < len)
@@ -39,7 +45,7 @@ int class_write_gradebook(const class_run *run)
         strncat(id, " speedup", sizeof id - strlen(id) - 1);
         csv_field(f, id);
     }
-    fputs(",refused_entries,graded_at,notes\r\n", f);
+    fputs(",refused_entries,graded_at,gpu,entry,notes\r\n", f);
     for (int s = 0; s < run->nst; s++) {
         const class_student *st = &run->st[s];
         csv_field(f, st->name);
@@ -47,7 +53,7 @@ int class_write_gradebook(const class_run *run)
         for (int i = 0; i < run->nex; i++) {
             const class_cell *c = &st->cell[i];
             fputc(',', f);
-            csv_field(f, outcome_word(c->outcome));
+            csv_field(f, class_graded(st) ? outcome_word(c->outcome) : "NOT GRADED");
             if (c->timed)
                 fprintf(f, ",%.2f", c->speedup);
             else
@@ -57,6 +63,14 @@ int class_write_gradebook(const class_run *run)
         notes(run, st, n, sizeof n);
         fprintf(f, ",%d,", st->nrefused);
         csv_field(f, st->graded_at);
+        fputc(',', f);
+        char gpu[160];
+        snprintf(gpu, sizeof gpu, "%s", st->gpu);
+        if (st->gpu[0] && st->gpu_index >= 0)
+            snprintf(gpu, sizeof gpu, "%.120s (device %d)", st->gpu, st->gpu_index);
+        csv_field(f, gpu);
+        fputc(',', f);
+        csv_field(f, st->entry);
         fputc(',', f);
         csv_field(f, n);
         fputs("\r\n", f);

@@ -35,7 +35,8 @@ static int by_time(const void *a, const void *b)
 typedef struct board {
     lb_row *rows;
     int n, timed_runs;
-    char **left_out;           /* "carol (WRONG)" */
+    char **left_out;           /* "carol" */
+    const char **left_word;    /* "WRONG" */
     int nleft;
 } board;
 
@@ -45,15 +46,18 @@ static int build(const class_run *run, int i, board *b)
     memset(b, 0, sizeof *b);
     b->rows = calloc((size_t)run->nst + 2, sizeof *b->rows);
     b->left_out = calloc((size_t)run->nst + 1, sizeof *b->left_out);
+    b->left_word = calloc((size_t)run->nst + 1, sizeof *b->left_word);
     double *base = calloc((size_t)run->nst + 1, sizeof *base);
     double *ref = calloc((size_t)run->nst + 1, sizeof *ref);
     double *ref_sp = calloc((size_t)run->nst + 1, sizeof *ref_sp);
-    if (!b->rows || !b->left_out || !base || !ref || !ref_sp) {
+    if (!b->rows || !b->left_out || !b->left_word || !base || !ref || !ref_sp) {
         free(base); free(ref); free(ref_sp);
         return -1;
     }
     for (int s = 0; s < run->nst; s++) {
         const class_cell *c = &run->st[s].cell[i];
+        if (!class_graded(&run->st[s]))
+            continue;
         if (c->timed && c->ms[V_BASELINE] > 0 && c->ms[V_SOLUTION] > 0) {
             base[b->timed_runs] = c->ms[V_BASELINE];
             ref[b->timed_runs] = c->ms[V_SOLUTION];
@@ -64,9 +68,8 @@ static int build(const class_run *run, int i, board *b)
                                        .speedup = c->speedup,
                                        .verdict = outcome_word(c->outcome), .rank = 1};
         else {
-            char item[CLASS_NAME + 32];
-            snprintf(item, sizeof item, "%s (%s)", run->st[s].name, outcome_word(c->outcome));
-            b->left_out[b->nleft++] = strdup(item);
+            b->left_word[b->nleft] = outcome_word(c->outcome);
+            b->left_out[b->nleft++] = strdup(run->st[s].name);
         }
     }
     if (b->timed_runs) {
@@ -88,6 +91,7 @@ static void board_free(board *b)
     for (int i = 0; i < b->nleft; i++)
         free(b->left_out[i]);
     free(b->left_out);
+    free(b->left_word);
     free(b->rows);
 }
 
@@ -116,18 +120,22 @@ static void write_md(FILE *f, const class_run *run, const exercise *ex, const bo
         fprintf(f, "| ---: | --- | ---: | ---: | --- |\n");
         for (int r = 0; r < b->n; r++) {
             const lb_row *x = &b->rows[r];
-            if (x->rank)
-                fprintf(f, "| %d | %s | %.4f | %.2fx | %s |\n", x->rank, x->who, x->ms,
-                        x->speedup, x->verdict);
-            else
+            if (x->rank) {
+                fprintf(f, "| %d | ", x->rank);
+                md_code(f, x->who, 1);
+                fprintf(f, " | %.4f | %.2fx | %s |\n", x->ms, x->speedup, x->verdict);
+            } else
                 fprintf(f, "| - | **%s** | %.4f | %.2fx | |\n", x->who, x->ms, x->speedup);
         }
         fprintf(f, "\n");
     }
     if (b->nleft) {
         fprintf(f, "Not ranked (not correct, or not timed):");
-        for (int i = 0; i < b->nleft; i++)
-            fprintf(f, "%s %s", i ? "," : "", b->left_out[i]);
+        for (int i = 0; i < b->nleft; i++) {
+            fprintf(f, "%s ", i ? "," : "");
+            md_code(f, b->left_out[i], 0);
+            fprintf(f, " (%s)", b->left_word[i]);
+        }
         fprintf(f, ".\n");
     }
 }
@@ -183,6 +191,7 @@ static void write_html(FILE *f, const class_run *run, const exercise *ex, const 
             if (i)
                 fputs(", ", f);
             html_text(f, b->left_out[i]);
+            fprintf(f, " (%s)", b->left_word[i]);
         }
         fputs(".</p>\n", f);
     }

@@ -4,6 +4,7 @@
  * comes from this student's own files and the course. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "class.h"
 
 static void submission_lines(FILE *f, const class_run *run, const class_student *st,
@@ -114,13 +115,35 @@ int class_write_student(const class_run *run, const class_student *st, const sub
     if (write_text(path, run, st, sub, g, n, mode) != 0)
         return -1;
     snprintf(path, sizeof path, "%s/report.json", dir);
+    /* write_json_report writes a path of its own: a unique one, renamed into place. */
+    static unsigned serial;
     char tmp[4300];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    if (write_json_report(tmp, g, n, mode) != 0 || rename(tmp, path) != 0)
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%u", path, (long)getpid(), serial++);
+    if (write_json_report(tmp, g, n, mode) != 0 || rename(tmp, path) != 0) {
+        unlink(tmp);
         return -1;
+    }
     snprintf(path, sizeof path, "%s/junit.xml", dir);
     if (class_write_junit(path, run, st, g, n) != 0)
         return -1;
     snprintf(path, sizeof path, "%s/submission.json", dir);
     return write_submission_json(path, run, st, sub);
+}
+
+int class_write_not_graded(const class_run *run, const class_student *st)
+{
+    char dir[4096], path[4200];
+    snprintf(dir, sizeof dir, "%s/students/%s", run->out, st->name);
+    if (mkdir_p(dir) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/report.txt", dir);
+    FILE *f = out_open(path);
+    if (!f)
+        return -1;
+    fprintf(f, "Entry %s of the submissions folder (row %s): %s.\n", st->entry, st->name,
+            st->why_not);
+    if (out_commit(f, path) != 0)
+        return -1;
+    snprintf(path, sizeof path, "%s/junit.xml", dir);
+    return class_write_junit(path, run, st, NULL, 0);
 }

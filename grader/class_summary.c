@@ -18,6 +18,8 @@ static void count(const class_run *run, int i, tally *t)
     memset(t, 0, sizeof *t);
     for (int s = 0; s < run->nst; s++) {
         const class_cell *c = &run->st[s].cell[i];
+        if (!class_graded(&run->st[s]))
+            continue;
         if (c->outcome == OUT_CHECKED || c->outcome == OUT_NO_GPU)
             t->checked++;
         else if (c->outcome != OUT_UNSUPPORTED)
@@ -29,12 +31,12 @@ static void count(const class_run *run, int i, tally *t)
         /* The first student with a reason counts it for everyone who shares it. */
         int seen = 0, same = 0;
         for (int p = 0; p < s && !seen; p++)
-            seen = class_counts_as_failure(run->st[p].cell[i].outcome) &&
+            seen = class_graded(&run->st[p]) && class_counts_as_failure(run->st[p].cell[i].outcome) &&
                    !strcmp(run->st[p].cell[i].reason, c->reason);
         if (seen)
             continue;
         for (int q = s; q < run->nst; q++)
-            same += class_counts_as_failure(run->st[q].cell[i].outcome) &&
+            same += class_graded(&run->st[q]) && class_counts_as_failure(run->st[q].cell[i].outcome) &&
                     !strcmp(run->st[q].cell[i].reason, c->reason);
         if (same > t->top_count) {
             t->top_count = same;
@@ -73,40 +75,123 @@ static void table(FILE *f, const class_run *run, int md)
     }
 }
 
-static void look_at(FILE *f, const class_run *run)
+/* A name for the terminal (md = 0) or in a Markdown code span. */
+static void name_out(FILE *f, const char *name, int md)
+{
+    if (md)
+        md_code(f, name, 0);
+    else
+        fputs(name, f);
+}
+
+/* Text that may quote a name (an error, a reason): entities in Markdown,
+ * so that no name is read as HTML or emphasis there. */
+static void text_out(FILE *f, const char *s, int md)
+{
+    if (!md) {
+        fputs(s, f);
+        return;
+    }
+    for (; *s; s++)
+        if (strchr("*[]`\\", *s))
+            fprintf(f, "&#%d;", *s);
+        else
+            html_text(f, (char[]){*s, 0});
+}
+
+static int worth_a_look(const class_student *st)
+{
+    return !class_graded(st) || !st->nfound || st->nrefused || st->error[0] || st->budget_hit;
+}
+
+static void look_at_one(FILE *f, const class_run *run, const class_student *st, int md)
+{
+    fputs("- ", f);
+    name_out(f, st->name, md);
+    if (strcmp(st->name, st->entry)) {
+        fputs(" (", f);
+        name_out(f, st->entry, md);
+        fputs(")", f);
+    }
+    fputs(":", f);
+    if (!class_graded(st)) {
+        fputc(' ', f);
+        text_out(f, st->why_not, md);
+        fputs(".\n", f);
+        return;
+    }
+    if (!st->nfound) {
+        fprintf(f, " no exercise file was found in it (looked for lessonN/NAME.cu at any "
+                "depth)");
+        for (int i = 0; i < st->nignored && i < 2; i++) {
+            fputs(i ? ", " : "; it holds ", f);
+            name_out(f, st->ignored[i], md);
+        }
+        fprintf(f, "%s.", st->nignored > 2 ? ", ..." : "");
+    }
+    if (st->error[0]) {
+        fputs(" could not be read whole: ", f);
+        text_out(f, st->error, md);
+        fputc('.', f);
+    }
+    if (st->nrefused) {
+        fprintf(f, " %d entr%s refused:", st->nrefused, st->nrefused > 1 ? "ies" : "y");
+        for (int i = 0; i < st->nrefused && i < 4; i++) {
+            fputs(i ? "; " : " ", f);
+            name_out(f, st->refused[i].entry, md);
+            fputs(" (", f);
+            text_out(f, st->refused[i].why, md);
+            fputc(')', f);
+        }
+        fprintf(f, "%s.", st->nrefused > 4 ? "; ..." : "");
+    }
+    if (st->budget_hit)
+        fprintf(f, " the time budget (%.0f s) ran out with %d exercise%s left.",
+                run->budget_s, st->budget_hit, st->budget_hit > 1 ? "s" : "");
+    fputs(" See ", f);
+    char see[CLASS_NAME + 32];
+    snprintf(see, sizeof see, "students/%s/report.txt", st->name);
+    name_out(f, see, md);
+    fputs(".\n", f);
+}
+
+static void look_at(FILE *f, const class_run *run, int md)
 {
     int any = 0;
     for (int s = 0; s < run->nst; s++) {
-        const class_student *st = &run->st[s];
-        if (!st->nrefused && !st->error[0] && !st->budget_hit)
+        if (!worth_a_look(&run->st[s]))
             continue;
         if (!any++)
-            fprintf(f, "\n## Submissions to look at\n\n");
-        fprintf(f, "- %s (%s):", st->name, st->entry);
-        if (st->error[0])
-            fprintf(f, " could not be read whole: %s.", st->error);
-        if (st->nrefused) {
-            fprintf(f, " %d entr%s refused:", st->nrefused, st->nrefused > 1 ? "ies" : "y");
-            for (int i = 0; i < st->nrefused && i < 4; i++) {
-                /* A backquote in the name would end the code span early. */
-                char name[SUB_NAME];
-                snprintf(name, sizeof name, "%s", st->refused[i].entry);
-                for (char *p = name; *p; p++)
-                    *p = *p == '`' ? '\'' : *p;
-                fprintf(f, "%s `%s` (%s)", i ? ";" : "", name, st->refused[i].why);
-            }
-            fprintf(f, "%s.", st->nrefused > 4 ? "; ..." : "");
-        }
-        if (st->budget_hit)
-            fprintf(f, " the time budget (%.0f s) ran out with %d exercise%s left.",
-                    run->budget_s, st->budget_hit, st->budget_hit > 1 ? "s" : "");
-        fprintf(f, " See students/%s/report.txt.\n", st->name);
+            fprintf(f, "\n%submissions to look at\n\n", md ? "## S" : "S");
+        look_at_one(f, run, &run->st[s], md);
     }
-    for (int i = 0; i < run->n_not_graded; i++) {
-        if (!any++)
-            fprintf(f, "\n## Submissions to look at\n\n");
-        fprintf(f, "- %s\n", run->not_graded[i]);
+}
+
+/* The GPU models the class was graded on, when more than one. */
+static void gpu_models(FILE *f, const class_run *run)
+{
+    int models = 0;
+    for (int s = 0; s < run->nst; s++) {
+        const char *g = run->st[s].gpu;
+        int seen = !g[0];
+        for (int p = 0; p < s && !seen; p++)
+            seen = !strcmp(run->st[p].gpu, g);
+        models += !seen;
     }
+    if (models < 2)
+        return;
+    fprintf(f, "\nGraded on %d different GPU models:", models);
+    for (int s = 0, k = 0; s < run->nst; s++) {
+        const char *g = run->st[s].gpu;
+        int seen = !g[0];
+        for (int p = 0; p < s && !seen; p++)
+            seen = !strcmp(run->st[p].gpu, g);
+        if (!seen)
+            fprintf(f, "%s %s", k++ ? "," : "", g);
+    }
+    fprintf(f, ". Each speedup is over the baseline timed on the same GPU in the same run, "
+            "so verdicts compare; times in milliseconds do not (gradebook.csv's gpu column "
+            "says which GPU graded whom).\n");
 }
 
 int class_write_summary(const class_run *run, FILE *also)
@@ -116,24 +201,31 @@ int class_write_summary(const class_run *run, FILE *also)
     FILE *f = out_open(path);
     if (!f)
         return -1;
-    int cached = 0;
-    for (int s = 0; s < run->nst; s++)
+    int cached = 0, graded = 0;
+    for (int s = 0; s < run->nst; s++) {
         cached += run->st[s].cached;
+        graded += class_graded(&run->st[s]);
+    }
     fprintf(f, "# Class summary\n\n");
     fprintf(f, "%d student%s, graded %s%s, seed %llu (replay one with make check SEED=%llu), "
-            "%s UTC.\n", run->nst, run->nst == 1 ? "" : "s", run->gpu[0] ? "on " : "without a GPU",
+            "%s UTC.\n", graded, graded == 1 ? "" : "s", run->gpu[0] ? "on " : "without a GPU",
             run->gpu, run->g.seed, run->g.seed, run->date);
+    if (graded < run->nst)
+        fprintf(f, "%d entr%s of the submissions folder not graded (listed below with why).\n",
+                run->nst - graded, run->nst - graded == 1 ? "y" : "ies");
     fprintf(f, "%d graded in this run; %d unchanged since their last grade and not graded "
             "again. Time budget %.0f s per student, %.0f s per exercise.\n",
-            run->nst - cached, cached, run->budget_s, run->timeout_s);
+            graded - cached, cached, run->budget_s, run->timeout_s);
+    gpu_models(f, run);
     if (!run->gpu[0])
         fprintf(f, "\nNo GPU: nothing was run or timed. Kernels were compiled and their "
                 "mechanism checks read from the compiler; correctness, speed and pass rates "
                 "need an NVIDIA GPU.\n");
     fprintf(f, "\n## Per exercise\n\n");
     table(f, run, 1);
-    look_at(f, run);
-    fprintf(f, "\n## Files\n\n- `gradebook.csv`: a row per student\n"
+    look_at(f, run, 1);
+    fprintf(f, "\n## Files\n\n- `gradebook.csv`: a row per entry of the submissions folder\n"
+            "- `junit.xml`: a test suite per entry\n"
             "- `students/<name>/`: report.txt (as the student sees it), report.json, "
             "junit.xml, submission.json\n- `leaderboards/`: per exercise, .md and .html\n"
             "- `class.json`: all of this for tools\n");
@@ -142,9 +234,52 @@ int class_write_summary(const class_run *run, FILE *also)
     if (also) {
         fprintf(also, "\n");
         table(also, run, 0);
-        look_at(also, run);
+        look_at(also, run, 0);
     }
     return 0;
+}
+
+static void student_json(FILE *f, const class_run *run, const class_student *st)
+{
+    fputs("\n    {\"name\": ", f);
+    json_escape(f, st->name);
+    fputs(", \"entry\": ", f);
+    json_escape(f, st->entry);
+    fputs(", \"kind\": ", f);
+    json_escape(f, st->kind);
+    fprintf(f, ", \"graded\": %s, \"not_graded_why\": ", class_graded(st) ? "true" : "false");
+    if (class_graded(st))
+        fputs("null", f);
+    else
+        json_escape(f, st->why_not);
+    fprintf(f, ", \"exercise_files_found\": %d, \"gpu\": ", st->nfound);
+    json_escape(f, st->gpu);
+    fprintf(f, ", \"gpu_device\": %d", st->gpu_index);
+    fputs(", \"content_hash\": ", f);
+    json_escape(f, st->key);
+    fprintf(f, ", \"graded_this_run\": %s, \"graded_at\": ", st->cached ? "false" : "true");
+    json_escape(f, st->graded_at);
+    fprintf(f, ", \"passed\": %d, \"out_of\": %d, \"refused_entries\": %d, "
+            "\"ignored_entries\": %d, \"budget_ran_out\": %s, \"error\": ", st->passed,
+            st->counted, st->nrefused, st->nignored, st->budget_hit ? "true" : "false");
+    if (st->error[0])
+        json_escape(f, st->error);
+    else
+        fputs("null", f);
+    fputs(", \"results\": [", f);
+    for (int i = 0; i < run->nex && class_graded(st); i++) {
+        const class_cell *c = &st->cell[i];
+        fprintf(f, "%s\n      {\"outcome\": ", i ? "," : "");
+        json_escape(f, outcome_word(c->outcome));
+        if (c->timed)
+            fprintf(f, ", \"speedup\": %.4g, \"ms\": %.6g, \"baseline_ms\": %.6g, "
+                    "\"solution_ms\": %.6g", c->speedup, c->ms[V_STUDENT],
+                    c->ms[V_BASELINE], c->ms[V_SOLUTION]);
+        fputs(", \"reason\": ", f);
+        json_escape(f, class_counts_as_failure(c->outcome) ? c->reason : "");
+        fprintf(f, ", \"seconds\": %.2f}", c->seconds);
+    }
+    fputs("]}", f);
 }
 
 int class_write_json(const class_run *run)
@@ -170,38 +305,8 @@ int class_write_json(const class_run *run)
     }
     fputs("],\n  \"students\": [", f);
     for (int s = 0; s < run->nst; s++) {
-        const class_student *st = &run->st[s];
-        fprintf(f, "%s\n    {\"name\": ", s ? "," : "");
-        json_escape(f, st->name);
-        fputs(", \"entry\": ", f);
-        json_escape(f, st->entry);
-        fputs(", \"kind\": ", f);
-        json_escape(f, st->kind);
-        fputs(", \"content_hash\": ", f);
-        json_escape(f, st->key);
-        fprintf(f, ", \"graded_this_run\": %s, \"graded_at\": ", st->cached ? "false" : "true");
-        json_escape(f, st->graded_at);
-        fprintf(f, ", \"passed\": %d, \"out_of\": %d, \"refused_entries\": %d, "
-                "\"ignored_entries\": %d, \"budget_ran_out\": %s, \"error\": ", st->passed,
-                st->counted, st->nrefused, st->nignored, st->budget_hit ? "true" : "false");
-        if (st->error[0])
-            json_escape(f, st->error);
-        else
-            fputs("null", f);
-        fputs(", \"results\": [", f);
-        for (int i = 0; i < run->nex; i++) {
-            const class_cell *c = &st->cell[i];
-            fprintf(f, "%s\n      {\"outcome\": ", i ? "," : "");
-            json_escape(f, outcome_word(c->outcome));
-            if (c->timed)
-                fprintf(f, ", \"speedup\": %.4g, \"ms\": %.6g, \"baseline_ms\": %.6g, "
-                        "\"solution_ms\": %.6g", c->speedup, c->ms[V_STUDENT],
-                        c->ms[V_BASELINE], c->ms[V_SOLUTION]);
-            fputs(", \"reason\": ", f);
-            json_escape(f, class_counts_as_failure(c->outcome) ? c->reason : "");
-            fprintf(f, ", \"seconds\": %.2f}", c->seconds);
-        }
-        fputs("]}", f);
+        fputs(s ? "," : "", f);
+        student_json(f, run, &run->st[s]);
     }
     fputs("\n  ]\n}\n", f);
     return out_commit(f, path);

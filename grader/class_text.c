@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "class.h"
 
 void csv_field(FILE *f, const char *s)
@@ -31,11 +32,30 @@ void csv_field(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* Length of the UTF-8 sequence at p when it is a character XML 1.0 allows
+ * (tab, newline, CR, U+0020..U+D7FF, U+E000..U+FFFD, U+10000..U+10FFFF), else 0. */
+static int xml_char(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return p[0] >= 0x20 || p[0] == '\t' || p[0] == '\n' || p[0] == '\r';
+    int n = p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3
+          : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0) ||
+                    (p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe))) ||
+        (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))))
+        return 0;
+    return n;
+}
+
 void xml_text(FILE *f, const char *s)
 {
-    for (; s && *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        switch (c) {
+    const unsigned char *p = (const unsigned char *)s;
+    while (p && *p) {
+        int n = xml_char(p);
+        switch (n ? *p : 0) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
@@ -44,11 +64,46 @@ void xml_text(FILE *f, const char *s)
         case '\n': fputs("&#10;", f); break;
         case '\t': fputs("&#9;", f); break;
         case '\r': fputs("&#13;", f); break;
+        case 0:
+            /* Not allowed in XML 1.0, not even as a reference (ESC, U+FFFF,
+             * a byte that is not UTF-8): shown as '?'. */
+            fputc('?', f);
+            n = 1;             /* one '?' for a whole character, if it is one */
+            while (p[0] >= 0xc0 && n < 4 && (p[n] & 0xc0) == 0x80)
+                n++;
+            break;
         default:
-            /* XML 1.0 has no other control characters, not even escaped. */
-            fputc(c < 0x20 ? '?' : c, f);
+            fwrite(p, 1, (size_t)n, f);
         }
+        p += n;
     }
+}
+
+void md_code(FILE *f, const char *s, int in_table)
+{
+    /* CommonMark: a span opened by N backquotes ends at the next run of
+     * exactly N, so N is one more than the longest run inside; a space pads
+     * a name that starts or ends with one (and is stripped by readers). */
+    int longest = 0, run = 0;
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        longest = run > longest ? run : longest;
+    }
+    size_t n = strlen(s);
+    int pad = n && (s[0] == '`' || s[n - 1] == '`' || s[0] == ' ');
+    for (int i = 0; i <= longest; i++)
+        fputc('`', f);
+    if (pad)
+        fputc(' ', f);
+    for (const char *p = s; *p; p++) {
+        if (in_table && *p == '|')
+            fputc('\\', f);  /* GFM: a table cell's pipe, even in code */
+        fputc(*p == '\n' || *p == '\r' ? ' ' : *p, f);
+    }
+    if (pad)
+        fputc(' ', f);
+    for (int i = 0; i <= longest; i++)
+        fputc('`', f);
 }
 
 void html_text(FILE *f, const char *s)
@@ -159,23 +214,52 @@ int class_counts_as_failure(enum outcome o)
     return !outcome_is_pass(o) && o != OUT_CHECKED && o != OUT_NO_GPU && o != OUT_UNSUPPORTED;
 }
 
+/* The temporary file of each open output: a unique name beside it, so that
+ * two writers (GPU workers, Slurm tasks) never share one. */
+static struct { FILE *f; char tmp[4200]; } pending[16];
+
 FILE *out_open(const char *path)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    return fopen(tmp, "w");
+    for (size_t i = 0; i < sizeof pending / sizeof *pending; i++) {
+        if (pending[i].f)
+            continue;
+        snprintf(pending[i].tmp, sizeof pending[i].tmp, "%s.tmp.XXXXXX", path);
+        int fd = mkstemp(pending[i].tmp);
+        if (fd < 0)
+            return NULL;
+        fchmod(fd, 0644);
+        pending[i].f = fdopen(fd, "w");
+        if (!pending[i].f) {
+            close(fd);
+            unlink(pending[i].tmp);
+        }
+        return pending[i].f;
+    }
+    errno = EMFILE;
+    return NULL;
 }
 
 int out_commit(FILE *f, const char *path)
 {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    int bad = ferror(f);
-    if (fclose(f) != 0 || bad) {
-        remove(tmp);
-        return -1;
+    for (size_t i = 0; i < sizeof pending / sizeof *pending; i++) {
+        if (pending[i].f != f)
+            continue;
+        pending[i].f = NULL;
+        int bad = ferror(f) || fflush(f) != 0;
+        if (fclose(f) != 0 || bad) {
+            unlink(pending[i].tmp);
+            return -1;
+        }
+        if (rename(pending[i].tmp, path) != 0) {
+            int e = errno;
+            unlink(pending[i].tmp);
+            errno = e;
+            return -1;
+        }
+        return 0;
     }
-    return rename(tmp, path);
+    errno = EINVAL;
+    return -1;
 }
 
 int mkdir_p(const char *path)

@@ -10,16 +10,49 @@
 #include "archive.h"
 #include "submission.h"
 
+/* Length of the UTF-8 character at p that may be shown (not a control
+ * character), or 0. */
+static int shown_char(const unsigned char *p)
+{
+    if (p[0] < 0x80)
+        return p[0] >= 0x20 && p[0] != 0x7f;
+    int n = p[0] >= 0xc2 && p[0] < 0xe0 ? 2 : p[0] >= 0xe0 && p[0] < 0xf0 ? 3
+          : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+    for (int i = 1; i < n; i++)
+        if ((p[i] & 0xc0) != 0x80)
+            return 0;
+    if ((n == 2 && p[0] == 0xc2 && p[1] < 0xa0) ||                      /* C1 controls */
+        (n == 3 && ((p[0] == 0xe0 && p[1] < 0xa0) || (p[0] == 0xed && p[1] >= 0xa0))) ||
+        (n == 3 && p[0] == 0xef && p[1] == 0xbf && p[2] >= 0xbe) ||     /* U+FFFE, U+FFFF */
+        (n == 4 && ((p[0] == 0xf0 && p[1] < 0x90) || (p[0] == 0xf4 && p[1] >= 0x90))))
+        return 0;
+    return n;
+}
+
 void printable_name(const char *name, char *out, size_t len)
 {
-    size_t o = 0, n = strlen(name);
-    for (size_t i = 0; i < n && o + 1 < len; i++) {
-        unsigned char c = (unsigned char)name[i];
-        out[o++] = c >= 32 && c < 127 ? (char)c : '?';
+    const unsigned char *p = (const unsigned char *)name;
+    size_t o = 0, cut = 0;
+    while (*p) {
+        int n = shown_char(p);
+        size_t take = n ? (size_t)n : 1;
+        if (o + take + 1 > len)
+            break;
+        if (o + 4 <= len)
+            cut = o;           /* where "..." still fits */
+        if (n)
+            memcpy(out + o, p, take);
+        else
+            out[o] = '?';
+        o += take;
+        p += take;
     }
     out[o] = 0;
-    if (o + 1 == len && n > o && len > 4)
-        memcpy(out + len - 4, "...", 4);
+    if (*p && len > 4) {
+        while (cut + 4 > len)
+            cut--;
+        memcpy(out + cut, "...", 4);
+    }
 }
 
 int entry_name_check(const char *name, char *norm, size_t len, const char **why)
@@ -62,18 +95,48 @@ int entry_name_check(const char *name, char *norm, size_t len, const char **why)
     return 0;
 }
 
+/* Bytes of `norm` before ex's path when norm is it, directly or inside
+ * wrapping folders; -1 when it is not. */
+static long exercise_root(const char *norm, const exercise *ex)
+{
+    size_t n = strlen(norm), f = strlen(ex->file);
+    if (n < f || strcmp(norm + n - f, ex->file))
+        return -1;
+    if (n == f)
+        return 0;
+    return norm[n - f - 1] == '/' ? (long)(n - f) : -1;
+}
+
 int entry_exercise(const char *norm, const exercise *const *ex, int nex)
 {
-    /* Directly, or after one wrapping folder: "exercises/lesson3/matmul.cu". */
-    const char *slash = strchr(norm, '/');
-    const char *inner = slash ? slash + 1 : NULL;
-    for (int i = 0; i < nex; i++) {
-        if (!strcmp(norm, ex[i]->file))
+    for (int i = 0; i < nex; i++)
+        if (exercise_root(norm, ex[i]) >= 0)
             return i;
-        if (inner && !strcmp(inner, ex[i]->file))
-            return i;
-    }
     return -1;
+}
+
+/* Tools' and version control's folders: never an answer, often huge. */
+static const char *const skipped_folders[] = {
+    ".git", ".svn", ".hg", "build", ".venv", "venv", "node_modules", "__pycache__",
+    ".ipynb_checkpoints", ".cache", ".idea", ".vscode", "__MACOSX", ".tox", ".mypy_cache",
+    ".pytest_cache", NULL,
+};
+
+int entry_ignored_folder(const char *norm, int is_dir)
+{
+    for (const char *p = norm; *p;) {
+        const char *slash = strchr(p, '/');
+        if (!slash && !is_dir)
+            return 0;
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        for (const char *const *f = skipped_folders; *f; f++)
+            if (strlen(*f) == n && !strncmp(p, *f, n))
+                return 1;
+        if (!slash)
+            return 0;
+        p = slash + 1;
+    }
+    return 0;
 }
 
 /* Is this (checked) name an exercise file of any lesson of the course? */
@@ -103,7 +166,7 @@ static void refused_for(submission *s, int i, const char *entry, const char *why
         return;
     char shown[SUB_NAME];
     printable_name(entry, shown, sizeof shown);
-    snprintf(s->missing_why[i], sizeof s->missing_why[i], "the entry %s was refused: %s",
+    snprintf(s->missing_why[i], sizeof s->missing_why[i], "the entry %.80s was refused: %.150s",
              shown, why);
 }
 
@@ -121,6 +184,40 @@ static const char *type_why(const arc_entry *e)
     }
 }
 
+static void ignore(submission *s, const char *entry)
+{
+    if (s->nignored < 4)
+        printable_name(entry, s->ignored[s->nignored], SUB_NAME);
+    s->nignored++;
+}
+
+/* A file named like exercise i: kept as a candidate (its slot), or refused. */
+static int candidate(submission *s, int i, const arc_entry *e, const char *norm)
+{
+    if (e->size > SUB_MAX_FILE) {
+        char big[SUB_NAME];
+        snprintf(big, sizeof big, "%llu bytes, more than an exercise file may have (%d)",
+                 (unsigned long long)e->size, SUB_MAX_FILE);
+        refuse(s, e->name, big);
+        refused_for(s, i, e->name, big);
+        return ARC_SKIP;
+    }
+    if (s->ncand == SUB_MAX_CANDS || s->held + e->size > SUB_MAX_HELD) {
+        refuse(s, e->name, "one copy too many of the exercise files: the submission holds "
+               "more copies than the grader keeps");
+        refused_for(s, i, e->name, "the submission holds too many copies of it");
+        return ARC_SKIP;
+    }
+    sub_cand *c = &s->cand[s->ncand];
+    memset(c, 0, sizeof *c);
+    c->ex = i;
+    c->name = strdup(norm);
+    c->root = (size_t)exercise_root(norm, s->ex[i]);
+    s->held += e->size;
+    s->copies[i]++;
+    return s->ncand++;
+}
+
 static int want(void *ctx, const arc_entry *e)
 {
     submission *s = ctx;
@@ -128,10 +225,14 @@ static int want(void *ctx, const arc_entry *e)
     const char *why;
     if (entry_name_check(e->name, norm, sizeof norm, &why) != 0) {
         refuse(s, e->name, why);
-        return -1;
+        return ARC_SKIP;
+    }
+    if (entry_ignored_folder(norm, e->type == ENTRY_DIR)) {
+        s->nignored += e->type != ENTRY_DIR;
+        return ARC_IGNORED;
     }
     if (e->type == ENTRY_DIR)
-        return -1;
+        return ARC_SKIP;
     int i = entry_exercise(norm, s->ex, s->nex);
     if (e->type != ENTRY_FILE) {
         char other[SUB_NAME];
@@ -143,45 +244,33 @@ static int want(void *ctx, const arc_entry *e)
         }
         refuse(s, e->name, why);
         refused_for(s, i, e->name, why);
-        return -1;
+        return ARC_SKIP;
     }
-    if (i < 0 && course_file(norm)) {
-        /* Another lesson's exercise file: not graded in this run, not news. */
-        return -1;
-    }
+    if (i < 0 && course_file(norm))
+        return ARC_SKIP;       /* another lesson's exercise file: not graded in this run */
     if (i < 0) {
-        if (s->nignored < 4)
-            printable_name(e->name, s->ignored[s->nignored], SUB_NAME);
-        s->nignored++;
-        return -1;
+        if (!archive_kind(norm))   /* an archive is read, not ignored */
+            ignore(s, e->name);
+        return ARC_SKIP;
     }
-    if (e->size > SUB_MAX_FILE) {
-        char big[SUB_NAME];
-        snprintf(big, sizeof big, "%llu bytes, more than an exercise file may have (%d)",
-                 (unsigned long long)e->size, SUB_MAX_FILE);
-        refuse(s, e->name, big);
-        refused_for(s, i, e->name, big);
-        return -1;
-    }
-    if (++s->copies[i] > 1) {
-        char two[SUB_NAME + 96];
-        snprintf(two, sizeof two, "a second copy of %s (the first is %.60s): neither copy "
-                 "is graded", s->ex[i]->file, s->from[i]);
-        refuse(s, e->name, two);
-        refused_for(s, i, e->name, "the submission holds two copies of it");
-        return -1;
-    }
-    printable_name(e->name, s->from[i], SUB_NAME);
-    return i;
+    return candidate(s, i, e, norm);
 }
 
 static void got(void *ctx, int slot, const arc_entry *e, char *data, size_t len)
 {
     submission *s = ctx;
-    (void)e;
-    free(s->data[slot]);
-    s->data[slot] = data;
-    s->len[slot] = len;
+    if (len > SUB_MAX_FILE) {  /* its size was not known when it was wanted */
+        char big[SUB_NAME];
+        snprintf(big, sizeof big, "%zu bytes, more than an exercise file may have (%d)", len,
+                 SUB_MAX_FILE);
+        free(data);
+        refuse(s, e->name, big);
+        refused_for(s, s->cand[slot].ex, e->name, big);
+        return;
+    }
+    free(s->cand[slot].data);
+    s->cand[slot].data = data;
+    s->cand[slot].len = len;
 }
 
 static void bad(void *ctx, const arc_entry *e, const char *why)
@@ -195,6 +284,77 @@ static void bad(void *ctx, const arc_entry *e, const char *why)
     refused_for(s, i, e->name, why);
 }
 
+/* How many exercises have a copy read under the same root as candidate k. */
+static int root_holds(const submission *s, int k)
+{
+    const sub_cand *c = &s->cand[k];
+    int held = 0;
+    for (int i = 0; i < s->nex; i++)
+        for (int j = 0; j < s->ncand; j++) {
+            const sub_cand *d = &s->cand[j];
+            if (d->ex == i && d->data && d->root == c->root &&
+                !strncmp(d->name, c->name, c->root)) {
+                held++;
+                break;
+            }
+        }
+    return held;
+}
+
+/* The root: the folder holding the most exercise files, if only one does. */
+static int best_root(const submission *s)
+{
+    int best = -1, most = 0, tie = 0;
+    for (int k = 0; k < s->ncand; k++) {
+        if (!s->cand[k].data)
+            continue;
+        int h = root_holds(s, k);
+        int same = best >= 0 && s->cand[best].root == s->cand[k].root &&
+                   !strncmp(s->cand[best].name, s->cand[k].name, s->cand[k].root);
+        if (h > most)
+            best = k, most = h, tie = 0;
+        else if (h == most && !same)
+            tie = 1;
+    }
+    return tie ? -1 : best;
+}
+
+/* Exercise i from its candidates: the only copy, or the one under the root. */
+static void choose(submission *s, int i, int root)
+{
+    int n = 0, pick = -1, under = 0;
+    for (int k = 0; k < s->ncand; k++) {
+        const sub_cand *c = &s->cand[k];
+        if (c->ex != i || !c->data)
+            continue;
+        n++;
+        pick = n == 1 ? k : pick;
+        if (root >= 0 && c->root == s->cand[root].root &&
+            !strncmp(c->name, s->cand[root].name, c->root))
+            under++, pick = under == 1 ? k : pick;
+    }
+    if (n > 1 && under != 1) {
+        for (int k = 0; k < s->ncand; k++)
+            if (s->cand[k].ex == i && s->cand[k].data) {
+                char two[SUB_NAME + 96];
+                snprintf(two, sizeof two, "one of %d copies of %s in this submission: neither "
+                         "copy is graded (which one did you mean?)", n, s->ex[i]->file);
+                refuse(s, s->cand[k].name, two);
+            }
+        refused_for(s, i, s->ex[i]->file, "the submission holds two copies of it");
+        return;
+    }
+    if (n == 0)
+        return;
+    for (int k = 0; k < s->ncand; k++)
+        if (s->cand[k].ex == i && s->cand[k].data && k != pick)
+            ignore(s, s->cand[k].name);   /* another copy, outside the root */
+    s->data[i] = s->cand[pick].data;
+    s->len[i] = s->cand[pick].len;
+    s->cand[pick].data = NULL;
+    printable_name(s->cand[pick].name, s->from[i], SUB_NAME);
+}
+
 int submission_read(const char *path, const exercise *const *ex, int nex, submission *s)
 {
     memset(s, 0, sizeof *s);
@@ -202,13 +362,14 @@ int submission_read(const char *path, const exercise *const *ex, int nex, submis
     s->nex = nex > SUB_MAX_EX ? SUB_MAX_EX : nex;
     arc_sink sink = {.want = want, .got = got, .bad = bad, .ctx = s};
     int rc = archive_read(path, &sink, s->kind, sizeof s->kind, s->error, sizeof s->error);
-    /* Two copies of one file: neither is graded (which one did the student mean?). */
+    int root = best_root(s);
     for (int i = 0; i < s->nex; i++)
-        if (s->copies[i] > 1) {
-            free(s->data[i]);
-            s->data[i] = NULL;
-            s->len[i] = 0;
-        }
+        choose(s, i, root);
+    for (int k = 0; k < s->ncand; k++) {
+        free(s->cand[k].data);
+        free(s->cand[k].name);
+    }
+    s->ncand = 0;
     return rc;
 }
 

@@ -7,10 +7,18 @@
  *     refused: it would land outside the student's folder;
  *   - links (symbolic or hard), devices, FIFOs and other special entries are
  *     refused, whatever their name: they can point anywhere;
- *   - a regular file is taken when its name is an exercise file of the
- *     lessons graded (lesson3/matmul.cu), directly or inside one wrapping
- *     folder (exercises/lesson3/matmul.cu, alice/lesson3/matmul.cu), and is
- *     at most SUB_MAX_FILE bytes; two entries for one file are refused both;
+ *   - a regular file is a candidate when its name is an exercise file of the
+ *     lessons graded (lesson3/matmul.cu), directly or inside wrapping
+ *     folders at any depth (repo-main/exercises/lesson3/matmul.cu), and is
+ *     at most SUB_MAX_FILE bytes. The folder that holds the most exercise
+ *     files is the submission's root: an exercise with one candidate takes
+ *     it; one with several takes the copy under the root when there is one
+ *     root and one copy there, else none of them (which did the student
+ *     mean?) and says so;
+ *   - entries under build/, .venv/, node_modules/, .git/ and the like are
+ *     ignored without a look (and do not count toward archive.c's caps);
+ *   - archives inside the submission are read (archive.c), their entries
+ *     named "<archive>/<name>";
  *   - everything else is ignored (and listed).
  * Taken files are held in memory until the whole submission has been read,
  * then written under a folder of the grader's own (submission_stage): the
@@ -26,6 +34,16 @@
 #define SUB_MAX_FILE (1 << 20) /* an exercise file is a few KB; 1 MB is not a kernel */
 #define SUB_MAX_NOTES 12
 #define SUB_NAME 160
+#define SUB_MAX_CANDS 128      /* exercise files found, all copies */
+#define SUB_MAX_HELD (64 << 20) /* bytes of them held in memory */
+
+typedef struct sub_cand {
+    int ex;                    /* which exercise */
+    char *data;                /* NULL: not (yet) read */
+    size_t len;
+    char *name;                /* the entry's checked name */
+    size_t root;               /* bytes of name before the exercise's own path */
+} sub_cand;
 
 typedef struct sub_note {
     char entry[SUB_NAME];      /* the entry's name, printable */
@@ -46,6 +64,9 @@ typedef struct submission {
     char ignored[4][SUB_NAME];
     int nignored;
     char error[512];           /* the submission could not be read (to the end) */
+    sub_cand cand[SUB_MAX_CANDS];   /* while reading */
+    int ncand;
+    size_t held;
 } submission;
 
 /* Read the submission at `path` (a folder or an archive) for the exercises
@@ -66,11 +87,16 @@ void submission_hash(const submission *s, sha256 *h);
  * "./" parts and empty parts, or -1 with `why` saying why it is refused. */
 int entry_name_check(const char *name, char *norm, size_t len, const char **why);
 
-/* Which of ex[0..nex) a checked name is (exactly, or inside one wrapping
- * folder), or -1. */
+/* Which of ex[0..nex) a checked name is (exactly, or inside wrapping
+ * folders), or -1. */
 int entry_exercise(const char *norm, const exercise *const *ex, int nex);
 
-/* A name as it may be shown: control bytes and non-ASCII as '?', cut to fit. */
+/* Is this checked name in (or, for a folder, itself) a folder that is
+ * never part of an answer: build/, .venv/, node_modules/, .git/, ...? */
+int entry_ignored_folder(const char *norm, int is_dir);
+
+/* A name as it may be shown: kept as given where it is UTF-8, control
+ * characters and bytes that are not UTF-8 as '?', cut (at a character) to fit. */
 void printable_name(const char *name, char *out, size_t len);
 
 #endif

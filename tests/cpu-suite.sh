@@ -31,13 +31,14 @@ make=${MAKE:-make}
 # is left running alone at the end. Only the order depends on the weights.
 weight() {
     case $1 in
+    class/slurm) echo 38 ;;
     unit/fixtures) echo 16 ;;
     class/release) echo 15 ;;
     slides) echo 13 ;;
-    unit/specs | cli) echo 8 ;;
+    unit/specs | cli | class/gpus) echo 8 ;;
     unit/static | unit/nogpu) echo 6 ;;
     unit/compile | unit/compile_limits | unit/ptx_rules) echo 3 ;;
-    unit/pipeline | unit/reference | class/grade-class) echo 2 ;;
+    unit/pipeline | unit/reference | class/grade-class | class/hostile | class/guard) echo 2 ;;
     unit/class | unit/source_rules) echo 1 ;;
     *) echo 0 ;;
     esac
@@ -58,6 +59,10 @@ parts() {
     part cli "bash tests/cli/run.sh"
     part class/grade-class "bash tests/class/grade-class.sh"
     part class/release "bash tests/class/release.sh"
+    part class/hostile "bash tests/class/hostile-class.sh"
+    part class/guard "bash tests/class/guard-class.sh"
+    part class/gpus "bash tests/class/gpus-class.sh"
+    part class/slurm "bash tests/class/slurm-class.sh"
     part slides "$(printf '%q' "$make") --no-print-directory test-slides"
 }
 

@@ -67,8 +67,9 @@ for s in ada bo cy dee eli; do
         [ -s "$out/students/$s/$f" ] || fail "no students/$s/$f"
     done
 done
-[ ! -e "$out/students/README" ] || fail "README.txt was graded"
-grep -q 'README.txt: not graded' "$out/summary.md" || fail "summary does not say README.txt was not graded"
+grep -q '^README.txt,0,0,NOT GRADED,.*not graded: neither a folder' "$out/gradebook.csv" ||
+    fail "README.txt has no row saying why it was not graded"
+grep -q '`README.txt`: not graded' "$out/summary.md" || fail "summary does not say README.txt was not graded"
 
 # The hostile archive: its bad entries refused and reported, nothing unpacked.
 grep -q "\.\./\.\./outside.cu: '\.\.' in the path" "$out/students/dee/report.txt" || fail "dee's '..' entry not reported"
@@ -104,11 +105,12 @@ if command -v python3 >/dev/null; then
 import csv, glob, json, sys, xml.etree.ElementTree as ET
 out = sys.argv[1]
 rows = list(csv.reader(open(out + "/gradebook.csv", newline="")))
-assert len(rows) == 6, rows
+assert len(rows) == 7, rows
 assert all(len(r) == len(rows[0]) for r in rows), "ragged rows"
 assert rows[0][:3] == ["student", "passed", "out_of"], rows[0]
-assert [r[0] for r in rows[1:]] == ["ada", "bo", "cy", "dee", "eli"], rows
-for path in glob.glob(out + "/students/*/junit.xml"):
+assert [r[0] for r in rows[1:]] == ["README.txt", "ada", "bo", "cy", "dee", "eli"], rows
+for s in ["ada", "bo", "cy", "dee", "eli"]:
+    path = out + "/students/" + s + "/junit.xml"
     suite = ET.parse(path).getroot().find("testsuite")
     assert suite is not None and suite.get("tests") == "3", path
     assert len(suite.findall("testcase")) == 3, path

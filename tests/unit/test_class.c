@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -176,17 +177,19 @@ static void check_hostile(const submission *s, const exercise **ex, int n)
     ck_assert_str_eq(s->data[sx], "// SAXPY\n");
     ck_assert_ptr_null(s->data[bc]);
     ck_assert_msg(strstr(s->missing_why[bc], "symbolic link"), "%s", s->missing_why[bc]);
-    ck_assert_int_eq(s->nrefused, 8);
+    ck_assert_int_eq(s->nrefused, 7);
     ck_assert(refused_with(s, "../../evil.cu", "'..'"));
     ck_assert(refused_with(s, "/etc/cron.d/evil", "absolute"));
     ck_assert(refused_with(s, "exercises/lesson3/bank_conflicts.cu", "symbolic link"));
     ck_assert(refused_with(s, "exercises/hard.cu", "hard link"));
     ck_assert(refused_with(s, "exercises/dev", "device"));
     ck_assert(refused_with(s, "exercises/fifo", "FIFO"));
-    ck_assert(refused_with(s, "exercises/sparse", "type 'S'"));
     ck_assert(refused_with(s, "../pax-evil.cu", "'..'"));
-    ck_assert_int_eq(s->nignored, 1);
-    ck_assert_str_eq(s->ignored[0], "exercises/notes.txt");
+    /* A GNU sparse entry is a plain file to libarchive (its holes filled in):
+     * not an exercise file here, so ignored. */
+    ck_assert_int_eq(s->nignored, 2);
+    ck_assert_str_eq(s->ignored[0], "exercises/sparse");
+    ck_assert_str_eq(s->ignored[1], "exercises/notes.txt");
 }
 
 START_TEST(tar_hostile_entries_refused)
@@ -356,7 +359,7 @@ START_TEST(zip_hostile_entries_refused)
     ck_assert_str_eq(s.data[mm], "// MATMUL\n");
     ck_assert_ptr_null(s.data[bc]);
     ck_assert_ptr_null(s.data[sx]);
-    ck_assert_msg(strstr(s.missing_why[sx], "CRC-32"), "%s", s.missing_why[sx]);
+    ck_assert_msg(strstr(s.missing_why[sx], "bad CRC"), "%s", s.missing_why[sx]);
     ck_assert(refused_with(&s, "lesson3/bank_conflicts.cu", "symbolic link"));
     ck_assert(refused_with(&s, "../up.cu", "'..'"));
     ck_assert(refused_with(&s, "/abs.cu", "absolute"));
@@ -457,7 +460,8 @@ START_TEST(name_rules)
     int n = some_exercises(ex);
     ck_assert_int_ge(entry_exercise("lesson3/matmul.cu", ex, n), 0);
     ck_assert_int_ge(entry_exercise("exercises/lesson3/matmul.cu", ex, n), 0);
-    ck_assert_int_eq(entry_exercise("a/b/lesson3/matmul.cu", ex, n), -1);
+    ck_assert_int_ge(entry_exercise("a/b/lesson3/matmul.cu", ex, n), 0);   /* any depth */
+    ck_assert_int_eq(entry_exercise("a/blesson3/matmul.cu", ex, n), -1);
     ck_assert_int_eq(entry_exercise("lesson3/matmul.cu.bak", ex, n), -1);
     ck_assert_int_eq(entry_exercise("lesson4/unroll.cu", ex, n), -1);
 }
@@ -515,6 +519,27 @@ START_TEST(text_for_each_format)
     ck_assert_str_eq(h, "&lt;script&gt;&#39;x&#39;&lt;/script&gt;");
     free(h);
 
+    /* XML 1.0 has no ESC and no U+FFFF, not even as references. */
+    x = written(xml_text, "a\xef\xbf\xbf" "b\x1b" "c\xff" "d\xe6\x9d\x8e");
+    ck_assert_str_eq(x, "a?b?c?d\xe6\x9d\x8e");
+    free(x);
+    char *md = NULL;
+    size_t mdlen = 0;
+    FILE *mf = open_memstream(&md, &mdlen);
+    md_code(mf, "a`b", 0);
+    fputc(' ', mf);
+    md_code(mf, "x|y", 1);
+    fputc(' ', mf);
+    md_code(mf, "`edge", 0);
+    fclose(mf);
+    ck_assert_str_eq(md, "``a`b`` `x\\|y` `` `edge ``");
+    free(md);
+    char shown[16];
+    printable_name("\xe6\x9d\x8e\xe9\x9b\xb7\x1b\xff", shown, sizeof shown);
+    ck_assert_str_eq(shown, "\xe6\x9d\x8e\xe9\x9b\xb7??");
+    printable_name("\xe6\x9d\x8e\xe9\x9b\xb7\xe6\x9d\x8e\xe9\x9b\xb7", shown, 10);
+    ck_assert_str_eq(shown, "\xe6\x9d\x8e\xe9\x9b\xb7...");   /* cut at a character */
+
     char u[] = "ok \xc3\xa9 bad \xff \xc0\xaf \xed\xa0\x80 \x1b[2J\xc2\x9b\x7f\tend\n";
     utf8_scrub(u);
     ck_assert_str_eq(u, "ok \xc3\xa9 bad ? ?? ??? ?[2J???\tend\n");
@@ -547,15 +572,130 @@ START_TEST(text_for_each_format)
 }
 END_TEST
 
+/* Identifiers: the name as given, unique, made safe only where needed. */
+START_TEST(identifiers_unique_and_as_given)
+{
+    static char *entries[] = {
+        "\xe6\x9d\x8e\xe9\x9b\xb7", "\xe9\x9f\xa9\xe6\xa2\x85", "\xe7\x8e\x8b\xe8\x8a\xb3",
+        "Zo\xc3\xab M\xc3\xbcller", "Zo\xc3\xab M\xc3\xb6ller", "ada", "ada.zip", "Ada",
+        "bad\xffname", ".hidden-ish", "-dash", "x.tar.gz", "x.tgz",
+        "cuda-course-fall-2025-assignment-3-shared-memory-alice",
+        "cuda-course-fall-2025-assignment-3-shared-memory-bob",
+    };
+    static int dir[] = {1, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0, 1, 1};
+    enum { N = sizeof entries / sizeof *entries };
+    static class_run run;
+    static class_student st[N];
+    memset(&run, 0, sizeof run);
+    memset(st, 0, sizeof st);
+    run.st = st;
+    run.nst = N;
+    class_assign_ids(&run, entries, dir);
+    static const char *want[] = {
+        "\xe6\x9d\x8e\xe9\x9b\xb7", "\xe9\x9f\xa9\xe6\xa2\x85", "\xe7\x8e\x8b\xe8\x8a\xb3",
+        "Zo\xc3\xab M\xc3\xbcller", "Zo\xc3\xab M\xc3\xb6ller", NULL, NULL, NULL,
+        NULL, NULL, NULL, "x.tar.gz", "x.tgz",
+        "cuda-course-fall-2025-assignment-3-shared-memory-alice",
+        "cuda-course-fall-2025-assignment-3-shared-memory-bob",
+    };
+    for (int i = 0; i < N; i++) {
+        if (want[i])
+            ck_assert_str_eq(st[i].name, want[i]);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcasecmp(st[i].name, st[j].name), "%s twice", st[i].name);
+        char shown[CLASS_NAME];
+        printable_name(st[i].name, shown, sizeof shown);
+        ck_assert_str_eq(shown, st[i].name);          /* nothing a terminal would obey */
+        ck_assert(st[i].name[0] != '.' && st[i].name[0] != '-' && !strchr(st[i].name, '/'));
+    }
+    /* ada/ and ada.zip keep their whole names; Ada meets ada on a file
+     * system that ignores case, so both get the hash. */
+    ck_assert_str_eq(st[6].name, "ada.zip");
+    ck_assert_msg(!strncmp(st[5].name, "ada-", 4) && !strncmp(st[7].name, "Ada-", 4), "%s %s",
+                  st[5].name, st[7].name);
+    ck_assert_msg(!strncmp(st[8].name, "bad_name-", 9), "%s", st[8].name);
+    /* Stable: the same entries, the same identifiers. */
+    static class_student again[N];
+    memset(again, 0, sizeof again);
+    run.st = again;
+    class_assign_ids(&run, entries, dir);
+    for (int i = 0; i < N; i++)
+        ck_assert_str_eq(again[i].name, st[i].name);
+}
+END_TEST
+
+/* Caps count what is read, not a build/ folder; an archive in an archive in
+ * an archive is named, not read. */
+START_TEST(caps_skip_ignored_folders)
+{
+    const exercise *ex[16];
+    int n = some_exercises(ex), sx = index_of(ex, n, "lesson0/saxpy.cu");
+    const char *dir = scratch();
+    char path[256], name[64];
+    snprintf(path, sizeof path, "%s/build-first.tar", dir);
+    FILE *f = fopen(path, "wb");
+    for (int i = 0; i <= ARC_MAX_ENTRIES; i++) {
+        snprintf(name, sizeof name, "build/o%05d.o", i);
+        tar_entry(f, name, '0', NULL, NULL);
+    }
+    tar_entry(f, "lesson0/saxpy.cu", '0', "// AFTER BUILD\n", NULL);
+    tar_end(f);
+    fclose(f);
+    submission s;
+    ck_assert_int_eq(submission_read(path, ex, n, &s), 0);
+    ck_assert_ptr_nonnull(s.data[sx]);
+    submission_free(&s);
+
+    /* The same number of entries that count: the cap stops the reading. */
+    snprintf(path, sizeof path, "%s/many.tar", dir);
+    f = fopen(path, "wb");
+    for (int i = 0; i <= ARC_MAX_ENTRIES; i++) {
+        snprintf(name, sizeof name, "junk/o%05d.o", i);
+        tar_entry(f, name, '0', NULL, NULL);
+    }
+    tar_entry(f, "lesson0/saxpy.cu", '0', "// AFTER JUNK\n", NULL);
+    tar_end(f);
+    fclose(f);
+    ck_assert_int_eq(submission_read(path, ex, n, &s), -1);
+    ck_assert_ptr_null(s.data[sx]);
+    ck_assert_msg(strstr(s.error, "more than 10000 entries"), "%s", s.error);
+    submission_free(&s);
+
+    /* inner.tar holds deepest.tar; outer.tar holds inner.tar and wrap/lesson3/matmul.cu. */
+    char deep[256], inner[256], outer[256], cmd[1200];
+    snprintf(deep, sizeof deep, "%s/deepest.tar", dir);
+    f = fopen(deep, "wb");
+    tar_entry(f, "lesson0/saxpy.cu", '0', "// TOO DEEP\n", NULL);
+    tar_end(f);
+    fclose(f);
+    snprintf(inner, sizeof inner, "%s/inner.tar", dir);
+    snprintf(outer, sizeof outer, "%s/outer.tar", dir);
+    snprintf(cmd, sizeof cmd, "cd '%s' && mkdir -p wrap/lesson3 && echo '// NESTED' > "
+             "wrap/lesson3/matmul.cu && tar -cf inner.tar deepest.tar wrap && "
+             "tar -cf outer.tar inner.tar", dir);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(submission_read(outer, ex, n, &s), 0);
+    int mm = index_of(ex, n, "lesson3/matmul.cu");
+    ck_assert_ptr_nonnull(s.data[mm]);
+    ck_assert_str_eq(s.from[mm], "inner.tar/wrap/lesson3/matmul.cu");
+    ck_assert_ptr_null(s.data[sx]);
+    ck_assert(refused_with(&s, "inner.tar/deepest.tar", "an archive inside an archive"));
+    submission_free(&s);
+}
+END_TEST
+
 /* ---- whole class runs with a scripted grader ---- */
 
 static int fake_calls;
 static double fake_sleep_s;
 static const char *fake_gpu = "Scripted GPU";
 
+static int fake_models;        /* device 1 is another model */
+
 static void fake_probe(char *name, size_t len, int *cc)
 {
-    snprintf(name, len, "%s", fake_gpu);
+    const char *dev = getenv("CUDA_VISIBLE_DEVICES");
+    snprintf(name, len, "%s%s", fake_gpu, fake_models && dev && !strcmp(dev, "1") ? " B" : "");
     *cc = fake_gpu[0] ? 90 : 0;
 }
 
@@ -686,23 +826,26 @@ START_TEST(class_run_writes_every_output)
     char *csv = out_file(out, "gradebook.csv");
     ck_assert_msg(strstr(csv, "student,passed,out_of,lesson3/bank_conflicts,"
                   "lesson3/bank_conflicts speedup,lesson3/matmul,lesson3/matmul speedup,"
-                  "refused_entries,graded_at,notes\r\n"), "%s", csv);
+                  "refused_entries,graded_at,gpu,entry,notes\r\n"), "%s", csv);
     ck_assert_msg(strstr(csv, "\r\nada,2,2,PASS,2.50,PASS,5.00,0,"), "%s", csv);
     ck_assert_msg(strstr(csv, "\r\nbo,0,2,MISSING,,SLOW,2.00,0,"), "%s", csv);
     ck_assert_msg(strstr(csv, "\r\neli,0,2,MISSING,,WRONG,,1,"), "%s", csv);
     ck_assert_msg(strstr(csv, "1 entry refused"), "%s", csv);
-    ck_assert_msg(!strstr(csv, "README"), "README.txt graded: %s", csv);
+    /* Not a submission, and still a row that says why. */
+    ck_assert_msg(strstr(csv, "\r\nREADME.txt,0,0,NOT GRADED,,NOT GRADED,,0,,,README.txt,"
+                  "\"not graded: neither a folder nor a tar or zip archive"), "%s", csv);
+    ck_assert_msg(strstr(csv, ",Scripted GPU (device 0),eli.tar,1 entry refused\r\n"), "%s", csv);
     free(csv);
 
     /* Ranked by time, the marked rows where their medians fall. */
     char *lb = out_file(out, "leaderboards/lesson3-matmul.md");
-    const char *d = strstr(lb, "| 1 | dee | 1.0000 | 10.00x | PASS |");
+    const char *d = strstr(lb, "| 1 | `dee` | 1.0000 | 10.00x | PASS |");
     const char *ref = strstr(lb, "| - | **reference solution** | 1.5000 | 6.67x | |");
-    const char *a = strstr(lb, "| 2 | ada | 2.0000 | 5.00x | PASS |");
-    const char *b = strstr(lb, "| 3 | bo | 5.0000 | 2.00x | SLOW |");
+    const char *a = strstr(lb, "| 2 | `ada` | 2.0000 | 5.00x | PASS |");
+    const char *b = strstr(lb, "| 3 | `bo` | 5.0000 | 2.00x | SLOW |");
     const char *base = strstr(lb, "| - | **baseline** | 10.0000 | 1.00x | |");
     ck_assert_msg(d && ref && a && b && base && d < ref && ref < a && a < b && b < base, "%s", lb);
-    ck_assert_msg(strstr(lb, "Not ranked (not correct, or not timed): cy (WRONG), eli (WRONG)."),
+    ck_assert_msg(strstr(lb, "Not ranked (not correct, or not timed): `cy` (WRONG), `eli` (WRONG)."),
                   "%s", lb);
     free(lb);
     char *html = out_file(out, "leaderboards/lesson3-matmul.html");
@@ -716,8 +859,8 @@ START_TEST(class_run_writes_every_output)
                   "of N values wrong (size N; N never written) (2 of 3) |"), "%s", sum);
     ck_assert_msg(strstr(sum, "| lesson3/bank_conflicts | 1 of 5 | 20% | MISSING: "
                   "lesson3/bank_conflicts.cu is not in the submission (3 of 4) |"), "%s", sum);
-    ck_assert_msg(strstr(sum, "eli (eli.tar): 1 entry refused: `../../outside.cu`"), "%s", sum);
-    ck_assert_msg(strstr(sum, "README.txt: not graded"), "%s", sum);
+    ck_assert_msg(strstr(sum, "- `eli` (`eli.tar`): 1 entry refused: `../../outside.cu`"), "%s", sum);
+    ck_assert_msg(strstr(sum, "- `README.txt`: not graded: neither a folder"), "%s", sum);
     ck_assert_msg(strstr(sum, "5 students, graded on Scripted GPU, seed 42"), "%s", sum);
     ck_assert_msg(!strstr(sum, "No GPU"), "%s", sum);
     free(sum);
@@ -855,6 +998,48 @@ START_TEST(class_without_gpu_says_so)
 }
 END_TEST
 
+/* Two workers (--gpus 0,1) on two GPU models: the same grades as one
+ * process, each row saying which GPU graded it, the summary saying the
+ * class was graded on two models. */
+START_TEST(class_workers_share_the_queue)
+{
+    const char *dir = scratch();
+    char subs[256], one[256], two[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(one, sizeof one, "%s/one", dir);
+    snprintf(two, sizeof two, "%s/two", dir);
+    make_class(subs);
+    ck_assert_int_eq(run_class(subs, one, NULL, NULL), 0);
+    fake_models = 1;
+    fake_sleep_s = 0.05;       /* so that both workers get students */
+    int rc = run_class(subs, two, "--gpus", "0,1");
+    fake_models = 0;
+    fake_sleep_s = 0;
+    ck_assert_int_eq(rc, 0);
+    char *a = out_file(one, "gradebook.csv"), *b = out_file(two, "gradebook.csv");
+    static const char *rows[] = {"\r\nada,2,2,PASS,2.50,PASS,5.00,0,", "\r\nbo,0,2,MISSING,,SLOW,2.00,0,",
+                                 "\r\ncy,0,2,COMPILE,,WRONG,,0,", "\r\ndee,1,2,MISSING,,PASS,10.00,0,",
+                                 "\r\neli,0,2,MISSING,,WRONG,,1,", "\r\nREADME.txt,0,0,NOT GRADED,"};
+    for (size_t i = 0; i < sizeof rows / sizeof *rows; i++)
+        ck_assert_msg(strstr(a, rows[i]) && strstr(b, rows[i]), "%s\n%s\n%s", rows[i], a, b);
+    ck_assert_msg(strstr(b, ",Scripted GPU (device 0),") && strstr(b, ",Scripted GPU B (device 1),"),
+                  "not both GPUs graded: %s", b);
+    free(a);
+    free(b);
+    char *sum = out_file(two, "summary.md");
+    ck_assert_msg(strstr(sum, "Graded on 2 different GPU models: Scripted GPU") &&
+                  strstr(sum, "Scripted GPU B"),
+                  "%s", sum);
+    free(sum);
+    sum = out_file(one, "summary.md");
+    ck_assert_msg(!strstr(sum, "different GPU models"), "%s", sum);
+    free(sum);
+    char *js = out_file(two, "class.json");
+    ck_assert_msg(strstr(js, "\"gpu_device\": 1") && strstr(js, "\"gpu_device\": 0"), "%s", js);
+    free(js);
+}
+END_TEST
+
 Suite *class_suite(void)
 {
     Suite *s = suite_create("class");
@@ -868,6 +1053,8 @@ Suite *class_suite(void)
     tcase_add_test(tc, zip_hostile_entries_refused);
     tcase_add_test(tc, folder_links_and_devices_refused);
     tcase_add_test(tc, stage_writes_only_exercise_files);
+    tcase_add_test(tc, identifiers_unique_and_as_given);
+    tcase_add_test(tc, caps_skip_ignored_folders);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("outputs");
@@ -883,6 +1070,7 @@ Suite *class_suite(void)
     tcase_add_test(tc, class_rerun_skips_unchanged);
     tcase_add_test(tc, class_time_budget_per_student);
     tcase_add_test(tc, class_without_gpu_says_so);
+    tcase_add_test(tc, class_workers_share_the_queue);
     suite_add_tcase(s, tc);
     return s;
 }
