@@ -41,7 +41,7 @@ check-package:
 # One object per source, so that make -j compiles them side by side.
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRC) $(FIXTURE_SRC))
 
-$(BUILD)/obj/tests/%.o: tests/%.c tests/unit/*.h tests/gpu/fixture.h grader/*.h grader/specs/*.h \
+$(BUILD)/obj/tests/%.o: tests/%.c tests/unit/*.h tests/gpu/fixture.h $(GRADER_H) \
                         | check-package cuda-toolkit
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -c -o $@ $<

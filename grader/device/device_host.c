@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include "cuda_check.h"
 #include "device_host.h"
-#include "limits.h"
+#include "launch_limits.h"
 #include "static_check.h"
 
 static host_module modules[HOST_MAX_MODULES];

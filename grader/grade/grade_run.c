@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "grade_internal.h"
-#include "limits.h"
+#include "launch_limits.h"
 #include "verify.h"
 
 static const char course_bug[] =

@@ -12,7 +12,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "gpu.h"
-#include "limits.h"
+#include "launch_limits.h"
 #include "stats.h"
 
 cudaError_t gpu_probe(device_facts *dev)

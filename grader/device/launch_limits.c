@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "limits.h"
+#include "launch_limits.h"
 
 long block_registers(int regs, unsigned threads)
 {

@@ -9,7 +9,7 @@
 #include <string.h>
 #include "compile_jobs.h"
 #include "grade_internal.h"
-#include "limits.h"
+#include "launch_limits.h"
 #include "mechanism.h"
 #include "reference.h"
 #include "verdict.h"
