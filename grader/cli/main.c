@@ -37,7 +37,7 @@
 #include "nogpu.h"
 #include "profile.h"
 #include "progress.h"
-#include "reference.h"
+#include "references.h"
 #include "report.h"
 #include "static_check.h"
 #include "stats.h"

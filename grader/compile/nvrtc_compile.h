@@ -2,7 +2,7 @@
 #ifndef GRADER_NVRTC_COMPILE_H
 #define GRADER_NVRTC_COMPILE_H
 
-#include "compile.h"
+#include "compiled.h"
 
 #define MAX_INCLUDE_DIRS 4
 

@@ -278,3 +278,19 @@ void knob_text(const exercise *ex, const int *knobs, char *buf, size_t len)
             add(buf, len, &at, " (default %d)", ex->knobs[k].def);
     }
 }
+
+void knob_defaults(const exercise *ex, int knobs[MAX_KNOBS])
+{
+    for (int k = 0; k < MAX_KNOBS; k++)
+        knobs[k] = ex->knobs[k].name ? ex->knobs[k].def : 0;
+}
+
+void knob_list_text(const exercise *ex, const int *knobs, char *buf, size_t len)
+{
+    size_t o = 0;
+    buf[0] = 0;
+    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name && o < len; k++)
+        o += snprintf(buf + o, len - o, "%s%s=%d", k ? " " : "", ex->knobs[k].name, knobs[k]);
+    if (!buf[0])
+        snprintf(buf, len, "(none)");
+}

@@ -51,4 +51,12 @@ int knob_values_checked(const exercise *ex, const knob_settings *ks, int knobs[M
  * Empty when ex has no knobs. */
 void knob_text(const exercise *ex, const int *knobs, char *buf, size_t len);
 
+/* Every knob of ex at its default (0 where ex has no knob). */
+void knob_defaults(const exercise *ex, int knobs[MAX_KNOBS]);
+
+/* "TILE=16" or "BLOCKDIMX=128 PDIST=8": each knob of ex with its value and
+ * nothing else, "(none)" for an exercise without knobs. The form a compiled
+ * reference's header records and is compared in (reference.h). */
+void knob_list_text(const exercise *ex, const int *knobs, char *buf, size_t len);
+
 #endif

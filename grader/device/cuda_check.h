@@ -7,7 +7,7 @@
 #define GRADER_CUDA_CHECK_H
 
 #include <cuda_runtime_api.h>
-#include "child.h"
+#include "child_fail.h"
 
 /* What a CUDA error means for a student, in a sentence or two. */
 const char *cuda_error_meaning(cudaError_t e);

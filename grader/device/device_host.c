@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "calibration.h"
 #include "cuda_check.h"
 #include "device_host.h"
 #include "launch_limits.h"
-#include "static_check.h"
 
 static host_module modules[HOST_MAX_MODULES];
 static int nmodules;

@@ -39,6 +39,23 @@ int exercise_jobs_find(const exercise_jobs *J, enum variant v)
     return -1;
 }
 
+/* The reference of a student copy into *c: its PTX, or at knobs it was not
+ * compiled for the baseline, compiled as every command compiles it. c->ok
+ * is 0 when neither can be had. */
+static void copied_reference(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
+                             compile_fn compile, compiled *c, const char **kernel, char *note,
+                             size_t len)
+{
+    int r = reference_load(ex, knobs, o, c, kernel, note, len);
+    if (r == 1) {
+        exercise_jobs J;
+        exercise_jobs_make(&J, ex, knobs, o, cc, JOB_BASELINE);
+        compile(J.job, J.n, c);
+    }
+    if (r < 0)
+        c->ok = 0;
+}
+
 int exercise_compile(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
                      compile_fn compile, unsigned which, compiled c[N_VARIANTS],
                      const char *kernel[N_VARIANTS], char *note, size_t len)
@@ -54,10 +71,11 @@ int exercise_compile(const exercise *ex, const int *knobs, const grade_opts *o, 
         kernel[v] = which & (1u << v) ? variant_kernel(ex, (enum variant)v) : NULL;
     for (int j = 0; j < J.n; j++)
         c[J.variant[j]] = out[j];
-    /* A student copy: no solutions/, the reference comes compiled. */
-    if (copy && reference_load(ex, knobs, o, cc, compile, &c[V_SOLUTION], &kernel[V_SOLUTION],
-                               note, len) < 0)
-        c[V_SOLUTION].ok = 0;
+    /* A student copy: no solutions/, the reference comes compiled; at
+     * knobs it was not compiled for, the baseline stands in. */
+    if (copy)
+        copied_reference(ex, knobs, o, cc, compile, &c[V_SOLUTION], &kernel[V_SOLUTION], note,
+                         len);
     /* A course file that does not build comes first: then nothing the
      * student does can be graded. */
     static const enum variant order[N_VARIANTS] = {V_BASELINE, V_SOLUTION, V_STUDENT};

@@ -14,7 +14,7 @@
 #define GRADER_COMPILE_JOBS_H
 
 #include "compile.h"
-#include "grade.h"
+#include "versions.h"
 
 /* Which versions a command compiles: a bit per enum variant. */
 #define JOB_BASELINE (1u << V_BASELINE)

@@ -8,40 +8,12 @@
 #include <stdio.h>
 #include <string.h>
 #include "compile_jobs.h"
+#include "grade.h"
 #include "grade_internal.h"
 #include "launch_limits.h"
 #include "mechanism.h"
 #include "reference.h"
 #include "verdict.h"
-
-void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
-                  char *path, size_t len)
-{
-    const char *dir = v == V_BASELINE ? "grader/baselines"
-                    : v == V_SOLUTION ? "solutions"
-                    : ex->demo ? "grader/demos"
-                    : o->student_dir;
-    const char *file = v == V_SOLUTION && ex->reference ? ex->reference : ex->file;
-    /* Relative to the course's top, as the student knows the file; a
-     * folder given by its full path stays as given. */
-    if (!strcmp(o->root, ".") || dir[0] == '/')
-        snprintf(path, len, "%s/%s", dir, file);
-    else
-        snprintf(path, len, "%s/%s/%s", o->root, dir, file);
-}
-
-const char *variant_kernel(const exercise *ex, enum variant v)
-{
-    return v == V_SOLUTION && ex->reference_kernel ? ex->reference_kernel : ex->kernel;
-}
-
-const char *shown_path(const char *path, const grade_opts *o)
-{
-    size_t n = strlen(o->root);
-    if (strncmp(path, o->root, n) == 0 && path[n] == '/')
-        return path + n + 1;
-    return path;
-}
 
 static void find_device(grade_ctx *g)
 {
@@ -70,14 +42,6 @@ _Noreturn static void compile_failed(enum variant v, const compiled *c, const ch
                    variant_name(v), path, c->error);
     enum outcome o = c->outcome ? c->outcome : c->missing ? OUT_MISSING : OUT_COMPILE_ERROR;
     child_fail(o, c->log, "%s", c->error);
-}
-
-void student_folder(const exercise *ex, const char *path, char *dir, size_t len)
-{
-    size_t n = strlen(path), f = strlen(ex->file);
-    dir[0] = 0;
-    if (!ex->demo && n > f)
-        snprintf(dir, len, "%.*s", (int)(n - f - 1), path);
 }
 
 /* Compile the three versions at once (each in its own bounded child), or

@@ -14,8 +14,9 @@
 #define GRADER_GRADE_INTERNAL_H
 
 #include "buffers.h"
-#include "child.h"
+#include "child_fail.h"
 #include "device.h"
+#include "versions.h"
 
 typedef struct grade_ctx {
     const exercise *ex;

@@ -19,9 +19,8 @@
 #define GRADER_REFERENCE_H
 
 #include <stddef.h>
-#include <stdio.h>
 #include "compile.h"
-#include "grade.h"
+#include "versions.h"
 
 /* 1 when this course has no solutions/ folder: references come as PTX. */
 int reference_is_compiled(const grade_opts *o);
@@ -32,22 +31,25 @@ void reference_ptx_path(const exercise *ex, const char *dir, char *path, size_t 
 
 /* In a student copy: fill `c` with the reference for `ex` at `knobs`, as
  * compile_file would (PTX only), and set *kernel to its entry point.
- * Returns 0 then. When the copy has no reference for these knobs, compiles
- * the baseline in its place with `compile` for compute capability `cc`,
- * writes in `note` what the verdict must say, and returns 1. -1 when the PTX
- * is missing or damaged, or the stand-in does not compile (c->error says
- * which). */
-int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
-                   compile_fn compile, compiled *c, const char **kernel, char *note,
-                   size_t len);
+ * Returns 0 then. When the copy has no reference for these knobs, sets
+ * *kernel to the baseline's, writes in `note` what the verdict must say, and
+ * returns 1: the caller compiles the baseline in its place
+ * (exercise_compile, compile_jobs.h). -1 when the PTX is missing or damaged
+ * (c->error says which). */
+int reference_load(const exercise *ex, const int *knobs, const grade_opts *o, compiled *c,
+                   const char **kernel, char *note, size_t len);
 
-/* `grader references --verify` for one exercise, its lines to `out`: the
- * PTX is there, for the default knobs, and assembles; the student's file and
- * the baseline compile by the rules every command applies (compile_jobs.h).
- * 0, or -1 after a FAIL line. */
-int reference_verify(const exercise *ex, const grade_opts *o, FILE *out);
+/* The oldest GPU generation ex allows: its reference's PTX targets it. */
+int reference_oldest_cc(const exercise *ex);
 
-/* The `grader references` command (argv[0] is "references"). */
-int references_main(int argc, char **argv);
+/* Where a student copy keeps ex's reference PTX, under the course's top
+ * (grader/references/lesson<N>/<name>.ptx), as the student knows it. */
+void reference_ptx_file(const exercise *ex, const grade_opts *o, char *path, size_t len);
+
+/* Read and check the PTX for ex: its header's knobs (knob_list_text's form)
+ * and kernel go to `knobs` and `kernel`. NULL, with `err` saying why, when it
+ * is missing or damaged; else the text, for the caller to free. */
+char *reference_read_ptx(const exercise *ex, const grade_opts *o, char *knobs, size_t klen,
+                         char *kernel, size_t kernlen, char *err, size_t elen);
 
 #endif

@@ -6,11 +6,8 @@
 #define GRADER_STATIC_CHECK_H
 
 #include <stddef.h>
+#include "calibration.h"
 #include "grade.h"
-
-/* The device facts of the GPU the course is calibrated on (an H100), used
- * where there is no GPU to ask. */
-void calibration_device(device_facts *dev);
 
 /* Check `ex` for compute capability `cc`. Returns 0 when everything holds,
  * else -1; `msg` gets one line per finding. `student_res` (may be NULL)

@@ -4,7 +4,7 @@
 #define GRADER_MECHANISM_H
 
 #include <stddef.h>
-#include "compile.h"
+#include "compiled.h"
 
 /* Check every mechanism of `ex` against compiled kernel `c`, with `res` its
  * resources (occupancy_pct -1 when unknown: CHECK_MIN_OCCUPANCY is then

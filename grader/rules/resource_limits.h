@@ -12,7 +12,7 @@
 #define GRADER_RESOURCE_LIMITS_H
 
 #include <stddef.h>
-#include "compile.h"
+#include "compiled.h"
 
 /* The limits every GPU the course supports has (compute capability 7.5 on). */
 #define LIMIT_STATIC_SMEM 49152L     /* static __shared__ per block */

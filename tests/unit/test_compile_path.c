@@ -32,6 +32,7 @@
 #include "pipeline.h"
 #include "profile.h"
 #include "reference.h"
+#include "references.h"
 #include "static_check.h"
 #include "suites.h"
 
