@@ -6,7 +6,8 @@
 #                   every stub/solution/baseline, mechanism checks, the GPU
 #                   fixtures' expect files, SANITIZE=race's report; then the
 #                   command line (tests/cli/run.sh): make's messages, make
-#                   check without a GPU, watch, progress; the class tools
+#                   check without a GPU, watch, progress; the grader's layers
+#                   (grader/scripts/include-graph.sh); the class tools
 #                   end to end (tests/class/class.mk); the slides in Chromium.
 #                   Built with make -j, then run side by side, TEST_JOBS at
 #                   a time (default: CPUs + 1; tests/cpu-suite.sh)
