@@ -1,4 +1,4 @@
-/* limits.c: launch resources against the GPU's and the kernel's limits. */
+/* launch_limits.c: launch resources against the GPU's and the kernel's limits. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* limits.h: what a launch asks for against what the GPU and the kernel
+/* launch_limits.h: what a launch asks for against what the GPU and the kernel
  * allow: whether it fits and, when it does not, which resource and which
  * limit, in words a student can act on. Pure functions, unit-tested; both
  * device backends explain a refused launch or module with them. */
