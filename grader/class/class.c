@@ -20,6 +20,9 @@
 #include <unistd.h>
 #include "archive.h"
 #include "class.h"
+#include "clock.h"
+#include "knobs.h"
+#include "lesson_name.h"
 #include "reference.h"
 
 static void usage(FILE *f)
@@ -38,26 +41,10 @@ static void usage(FILE *f)
         "  --root DIR     the course's top folder (default .)\n");
 }
 
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void utc_now(char *buf, size_t len)
 {
     time_t t = time(NULL);
     strftime(buf, len, "%Y-%m-%d %H:%M:%S", gmtime(&t));
-}
-
-static int parse_lesson(const char *s)
-{
-    if (!strncmp(s, "lesson", 6))
-        s += 6;
-    char *end;
-    long n = strtol(s, &end, 10);
-    return *s && !*end && n >= 0 && n < N_LESSONS ? (int)n : -1;
 }
 
 static int parse_args(int argc, char **argv, class_run *run, int *lessons)
@@ -102,7 +89,7 @@ static int parse_args(int argc, char **argv, class_run *run, int *lessons)
                 lessons[l] = 1;
             any = 1;
         } else {
-            int l = parse_lesson(a);
+            int l = lesson_from_name(a);
             if (l < 0) {
                 fprintf(stderr, "grader class: '%s' is not a lesson (lesson0 .. lesson%d, or "
                         "all)\n", a, N_LESSONS - 1);
@@ -250,12 +237,6 @@ static void student_name(const char *entry, char *name, size_t len)
     name[o] = 0;
 }
 
-static void default_knobs(const exercise *ex, int *knobs)
-{
-    for (int k = 0; k < MAX_KNOBS; k++)
-        knobs[k] = ex->knobs[k].name ? ex->knobs[k].def : 0;
-}
-
 /* The report must read as the student knows their files, and hold only text
  * that is valid UTF-8 (a compile log quotes the student's own bytes). */
 static void scrub(result *r, const char *stage)
@@ -279,7 +260,7 @@ static void grade_exercises(class_run *run, class_student *st, const submission 
         const exercise *ex = run->ex[i];
         result *r = &g[i].r;
         int knobs[MAX_KNOBS];
-        default_knobs(ex, knobs);
+        knob_defaults(ex, knobs);
         g[i].ex = ex;
         memset(r, 0, sizeof *r);
         double t0 = now_s(), left = run->budget_s - (t0 - start);
@@ -529,14 +510,9 @@ int class_main(int argc, char **argv, const class_hooks *h)
     int lessons[N_LESSONS] = {0};
     memset(&run, 0, sizeof run);
     run.out = "build/class";
-    run.g.root = ".";
-    run.g.launch_timeout_s = 10;
-    run.g.time_budget_s = 1.5;
-    run.timeout_s = 120;
+    grade_opts_defaults(&run.g);
+    run.timeout_s = GRADE_TIMEOUT_S;
     run.budget_s = 600;
-    const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
-    if (t && atof(t) > 0)
-        run.g.launch_timeout_s = atof(t);
     if (parse_args(argc, argv, &run, lessons) != 0)
         return 2;
     int seed_given = run.g.seed != 0;

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "archive.h"
+#include "fileio.h"
 #include "submission.h"
 
 void printable_name(const char *name, char *out, size_t len)
@@ -217,20 +218,6 @@ void submission_free(submission *s)
     for (int i = 0; i < s->nex; i++)
         free(s->data[i]);
     memset(s->data, 0, sizeof s->data);
-}
-
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
 }
 
 int submission_stage(const submission *s, const char *dir)

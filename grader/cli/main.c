@@ -33,6 +33,7 @@
 #include "class.h"
 #include "compile.h"
 #include "knobs.h"
+#include "lesson_name.h"
 #include "mechanism.h"
 #include "nogpu.h"
 #include "profile.h"
@@ -96,25 +97,11 @@ static void usage(FILE *f)
         "  3 no GPU and everything checkable holds (correctness and speed not judged)\n");
 }
 
-static int parse_lesson(const char *s)
-{
-    if (strncmp(s, "lesson", 6) == 0)
-        s += 6;
-    char *end;
-    long n = strtol(s, &end, 10);
-    if (*s == 0 || *end != 0 || n < 0 || n >= N_LESSONS)
-        return -1;
-    return (int)n;
-}
-
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
-    o->g.root = ".";
-    o->g.student_dir = "exercises";
-    o->g.launch_timeout_s = 10;
-    o->g.time_budget_s = 1.5;
-    o->timeout_s = 120;
+    grade_opts_defaults(&o->g);
+    o->timeout_s = GRADE_TIMEOUT_S;
     o->json = "build/report.json";
     int any_lesson = 0;
     for (int i = 1; i < argc; i++) {
@@ -175,7 +162,7 @@ static int parse_args(int argc, char **argv, options *o)
             for (int l = 0; l < N_LESSONS; l++) o->lessons[l] = 1;
             any_lesson = 1;
         } else {
-            int l = parse_lesson(a);
+            int l = lesson_from_name(a);
             if (l < 0) {
                 fprintf(stderr, "grader: '%s' is not a lesson (lesson0 .. lesson%d, or all)\n", a, N_LESSONS - 1);
                 return -1;
@@ -699,9 +686,6 @@ int main(int argc, char **argv)
     options o;
     if (parse_args(argc, argv, &o) != 0)
         return EXIT_USAGE;
-    const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
-    if (t && atof(t) > 0)
-        o.g.launch_timeout_s = atof(t);
     o.self = argv[0];
     if (!strcmp(o.cmd, "profile-one")) {
         /* Internal: what ncu watches (see profile.c). */

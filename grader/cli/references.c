@@ -133,7 +133,8 @@ int references_main(int argc, char **argv)
 {
     const char *out = NULL;
     int verify = 0;
-    grade_opts o = {.root = ".", .student_dir = "exercises"};
+    grade_opts o;
+    grade_opts_defaults(&o);
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--out") && i + 1 < argc)
             out = argv[++i];

@@ -12,33 +12,12 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "compile_child.h"
 
 /* More than any PTX and cubin of a kernel file; a child writing more is
  * stopped rather than letting it fill the grader's memory. */
 #define MAX_OUTPUT ((size_t)256 << 20)
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
-int write_all(int fd, const void *buf, size_t len)
-{
-    const char *p = buf;
-    while (len) {
-        ssize_t w = write(fd, p, len);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        len -= (size_t)w;
-    }
-    return 0;
-}
 
 /* The address space this process already has (VmSize): the limit is set on
  * top of it, since a process holding a CUDA context has reserved a lot of

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
+#include "fileio.h"
 
 typedef struct compile_child {
     pid_t pid;              /* 0: never started */
@@ -35,7 +36,5 @@ int compile_child_start(compile_child *c, void (*body)(void *arg, int fd), void 
  * running `limit_s` seconds after this call. Every child is reaped. */
 void compile_children_wait(compile_child *c, int n, double limit_s);
 
-/* Write all of buf to fd (the child's side). 0, or -1. */
-int write_all(int fd, const void *buf, size_t len);
 
 #endif

@@ -1,6 +1,8 @@
-/* fileio.c: read a file whole. */
+/* fileio.c: read a file whole; write a buffer whole. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "fileio.h"
 
 char *read_text_file(const char *path, size_t *len)
@@ -32,4 +34,19 @@ char *read_text_file(const char *path, size_t *len)
     if (len)
         *len = n;
     return buf;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t w = write(fd, p, len);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        len -= (size_t)w;
+    }
+    return 0;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "clock.h"
 #include "cuda_check.h"
 #include "device.h"
 #include "gpu.h"
@@ -225,13 +226,6 @@ static int cuda_constant_slot(const kernel *k, const char *symbol, void **at, si
     }
     CUDA_CHECK(e);
     return 0;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static launch_result cuda_launch(const kernel *k, const instance *I, void **argp, int timed,

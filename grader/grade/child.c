@@ -11,13 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "child.h"
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
+#include "clock.h"
 
 static void died(result *r, int status, double timeout_s, int timed_out)
 {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+#include "clock.h"
 #include "grade_internal.h"
 #include "stats.h"
 
@@ -41,13 +42,6 @@ typedef struct measured {
     double bar;
     double ref;                /* the reference solution's `measure` */
 } measured;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
 
 static void build_sets(grade_ctx *g, timing_sets *T)
 {

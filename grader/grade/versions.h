@@ -24,6 +24,17 @@ typedef struct grade_opts {
                                     run (make check NCU=1 runs it) */
 } grade_opts;
 
+/* What every command grades with unless told otherwise: the course at ".",
+ * the student's files in exercises/, one launch may take 10 s before it is a
+ * hang ($GRADER_LAUNCH_TIMEOUT overrides it: under compute-sanitizer a launch
+ * is far slower), and timing takes about 1.5 s per exercise. The one place
+ * these defaults are written (check, class and references start from them). */
+void grade_opts_defaults(grade_opts *o);
+
+/* Seconds one exercise may take in its child, unless --timeout says
+ * otherwise. */
+#define GRADE_TIMEOUT_S 120
+
 /* The path of one version's file: <root>/<dir>/<ex->file>, and its kernel's
  * name (both differ for the solution when the spec names a `reference`). */
 void variant_path(const exercise *ex, enum variant v, const grade_opts *o,
