@@ -6,6 +6,8 @@
  *                                        check mechanisms: no GPU
  *   grader list                          every exercise, with its files
  *   grader progress --progress FILE      the course map (make progress)
+ *   grader class SUBMISSIONS [lesson...] a whole class (class/class.h)
+ *   grader references --out DIR|--verify a student copy's references (references.h)
  *
  * A lesson is written lesson3, 3 or all. Each exercise is graded in its own
  * child process (child.c), so a crash or a hang costs one exercise, not the
@@ -73,6 +75,9 @@ static void usage(FILE *f)
 {
     fprintf(f,
         "usage: grader check|watch|static|list|progress [lesson...] [options]\n"
+        "       grader class SUBMISSIONS [lesson...] [options]  a whole class (grader class --help)\n"
+        "       grader references --out DIR | --verify [--root DIR]\n"
+        "                           a student copy's compiled references (make release)\n"
         "  lesson: lesson3, 3 or all\n"
         "options:\n"
         "  --root DIR          the course's top folder (default: .)\n"
@@ -97,6 +102,114 @@ static void usage(FILE *f)
         "  3 no GPU and everything checkable holds (correctness and speed not judged)\n");
 }
 
+/* --sweep NAME=a,b,c: the knob and its values into o. 0, or -1 after saying
+ * what is wrong. */
+static int parse_sweep(options *o, const char *a, const char *val)
+{
+    const char *eq = strchr(val, '=');
+    if (!eq || eq == val || eq - val >= 32) {
+        fprintf(stderr, "grader: %s takes NAME=VALUE, got '%s'\n", a, val);
+        return -1;
+    }
+    snprintf(o->sweep_name, 32, "%.*s", (int)(eq - val), val);
+    const char *p = eq + 1;
+    while (*p && o->nsweep < MAX_SWEEP) {
+        char *end;
+        o->sweep_values[o->nsweep++] = (int)strtol(p, &end, 10);
+        if (end == p) {
+            fprintf(stderr, "grader: bad --sweep list '%s'\n", eq + 1);
+            return -1;
+        }
+        p = *end == ',' ? end + 1 : end;
+    }
+    return 0;
+}
+
+/* The options that take a value (the next argument). */
+static const char *const valued[] = {
+    "--root", "--student-dir", "--only", "--json", "--progress", "--watch-rounds", "--seed",
+    "--timeout", "--set", "--sweep", NULL,
+};
+
+/* One option `a`, with the argument after it (`val`, NULL at the end).
+ * Returns how many arguments it took besides itself (0 or 1), or -1 after
+ * saying on stderr what is wrong. --help prints the usage and exits. */
+static int parse_option(options *o, const char *a, const char *val)
+{
+    int takes = 0;
+    for (int k = 0; valued[k]; k++)
+        takes |= !strcmp(a, valued[k]);
+    if (takes && !val) {
+        fprintf(stderr, "grader: %s needs a value\n", a);
+        return -1;
+    }
+    char err[256];
+    if (!strcmp(a, "--root")) o->g.root = val;
+    else if (!strcmp(a, "--solutions")) o->g.student_dir = "solutions";
+    else if (!strcmp(a, "--student-dir")) o->g.student_dir = val;
+    else if (!strcmp(a, "--only")) o->only = val;
+    else if (!strcmp(a, "--json")) o->json = val;
+    else if (!strcmp(a, "--correctness-only")) o->g.correctness_only = 1;
+    else if (!strcmp(a, "--ncu")) o->ncu = 1;
+    else if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
+    else if (!strcmp(a, "--progress")) o->progress = val;
+    /* For the tests: stop watching after N gradings; poll, not inotify. */
+    else if (!strcmp(a, "--watch-rounds")) o->watch.rounds = atoi(val);
+    else if (!strcmp(a, "--watch-poll")) o->watch.poll = 1;
+    else if (!strcmp(a, "--seed")) {
+        o->g.seed = strtoull(val, NULL, 10);
+        o->seed_given = 1;
+    } else if (!strcmp(a, "--timeout")) {
+        o->timeout_s = atof(val);
+        if (o->timeout_s <= 0) {
+            fprintf(stderr, "grader: --timeout needs seconds > 0\n");
+            return -1;
+        }
+    } else if (!strcmp(a, "--set")) {
+        if (knob_settings_add(&o->ks, val, err, sizeof err) != 0) {
+            fprintf(stderr, "grader: %s\n", err);
+            return -1;
+        }
+    } else if (!strcmp(a, "--sweep")) {
+        if (parse_sweep(o, a, val) != 0)
+            return -1;
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+        usage(stdout);
+        exit(0);
+    } else {
+        fprintf(stderr, "grader: unknown option %s\n", a);
+        return -1;
+    }
+    return takes;
+}
+
+/* A word that is no option: the command first, then lessons ("all",
+ * "lesson3", "3"). 0, or -1 after saying what is wrong. */
+static int parse_word(options *o, const char *a, int *any_lesson)
+{
+    if (!o->cmd) {
+        o->cmd = a;
+        return 0;
+    }
+    if (!strcmp(a, "all")) {
+        for (int l = 0; l < N_LESSONS; l++)
+            o->lessons[l] = 1;
+        *any_lesson = 1;
+        return 0;
+    }
+    int l = lesson_from_name(a);
+    if (l < 0) {
+        fprintf(stderr, "grader: '%s' is not a lesson (lesson0 .. lesson%d, or all)\n", a,
+                N_LESSONS - 1);
+        return -1;
+    }
+    o->lessons[l] = 1;
+    *any_lesson = 1;
+    return 0;
+}
+
+/* The command line into o, from the defaults every command shares
+ * (grade_opts_defaults). 0, or -1 after saying on stderr what is wrong. */
 static int parse_args(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
@@ -106,71 +219,11 @@ static int parse_args(int argc, char **argv, options *o)
     int any_lesson = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *val = i + 1 < argc ? argv[i + 1] : NULL;
-#define NEED_VALUE() do { if (!val) { fprintf(stderr, "grader: %s needs a value\n", a); return -1; } i++; } while (0)
-        if (!strcmp(a, "--root")) { NEED_VALUE(); o->g.root = val; }
-        else if (!strcmp(a, "--solutions")) o->g.student_dir = "solutions";
-        else if (!strcmp(a, "--student-dir")) { NEED_VALUE(); o->g.student_dir = val; }
-        else if (!strcmp(a, "--only")) { NEED_VALUE(); o->only = val; }
-        else if (!strcmp(a, "--json")) { NEED_VALUE(); o->json = val; }
-        else if (!strcmp(a, "--correctness-only")) o->g.correctness_only = 1;
-        else if (!strcmp(a, "--ncu")) o->ncu = 1;
-        else if (!strcmp(a, "--no-gpu")) o->no_gpu = 1;
-        else if (!strcmp(a, "--progress")) { NEED_VALUE(); o->progress = val; }
-        /* For the tests: stop watching after N gradings; poll, not inotify. */
-        else if (!strcmp(a, "--watch-rounds")) { NEED_VALUE(); o->watch.rounds = atoi(val); }
-        else if (!strcmp(a, "--watch-poll")) o->watch.poll = 1;
-        else if (!strcmp(a, "--seed")) {
-            NEED_VALUE();
-            o->g.seed = strtoull(val, NULL, 10);
-            o->seed_given = 1;
-        } else if (!strcmp(a, "--timeout")) {
-            NEED_VALUE();
-            o->timeout_s = atof(val);
-            if (o->timeout_s <= 0) { fprintf(stderr, "grader: --timeout needs seconds > 0\n"); return -1; }
-        } else if (!strcmp(a, "--set")) {
-            NEED_VALUE();
-            char err[256];
-            if (knob_settings_add(&o->ks, val, err, sizeof err) != 0) {
-                fprintf(stderr, "grader: %s\n", err);
-                return -1;
-            }
-        } else if (!strcmp(a, "--sweep")) {
-            NEED_VALUE();
-            const char *eq = strchr(val, '=');
-            if (!eq || eq == val || eq - val >= 32) {
-                fprintf(stderr, "grader: %s takes NAME=VALUE, got '%s'\n", a, val);
-                return -1;
-            }
-            snprintf(o->sweep_name, 32, "%.*s", (int)(eq - val), val);
-            const char *p = eq + 1;
-            while (*p && o->nsweep < MAX_SWEEP) {
-                char *end;
-                o->sweep_values[o->nsweep++] = (int)strtol(p, &end, 10);
-                if (end == p) { fprintf(stderr, "grader: bad --sweep list '%s'\n", eq + 1); return -1; }
-                p = *end == ',' ? end + 1 : end;
-            }
-        } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            exit(0);
-        } else if (a[0] == '-') {
-            fprintf(stderr, "grader: unknown option %s\n", a);
+        int took = a[0] == '-' ? parse_option(o, a, i + 1 < argc ? argv[i + 1] : NULL)
+                               : parse_word(o, a, &any_lesson);
+        if (took < 0)
             return -1;
-        } else if (!o->cmd) {
-            o->cmd = a;
-        } else if (!strcmp(a, "all")) {
-            for (int l = 0; l < N_LESSONS; l++) o->lessons[l] = 1;
-            any_lesson = 1;
-        } else {
-            int l = lesson_from_name(a);
-            if (l < 0) {
-                fprintf(stderr, "grader: '%s' is not a lesson (lesson0 .. lesson%d, or all)\n", a, N_LESSONS - 1);
-                return -1;
-            }
-            o->lessons[l] = 1;
-            any_lesson = 1;
-        }
-#undef NEED_VALUE
+        i += took;
     }
     if (!o->cmd) { usage(stderr); return -1; }
     if (!any_lesson)
