@@ -41,78 +41,85 @@ static void keep_ptx(nvrtcProgram prog, compiled *out)
     out->ptx_size = n;
 }
 
-/* Every NVRTC call is checked; a failure says which call and what it means. */
-#define NVRTC_TRY(call)                                                          \
-    do {                                                                         \
-        nvrtcResult r_ = (call);                                                 \
-        if (r_ != NVRTC_SUCCESS) {                                               \
-            snprintf(out->error, sizeof out->error,                             \
-                     "%s failed (%s:%d): %s", #call, __FILE__, __LINE__,         \
-                     nvrtcGetErrorString(r_));                                   \
-            out->outcome = OUT_INTERNAL;                                         \
-            goto done;                                                           \
-        }                                                                        \
-    } while (0)
-
-/* NVRTC itself, in the compile child: `src` as job->name, for out->target. */
-static void nvrtc_compile(const char *src, const compile_job *job, int native, compiled *out)
+/* Every NVRTC call is checked: 1 when `r` is success; else 0, with the
+ * call, the place and NVRTC's reason in out->error and OUT_INTERNAL (the
+ * student's file was not at fault). Called through NVRTC_CHECK, which only
+ * adds the call's text and place. */
+static int nvrtc_check(nvrtcResult r, const char *call, const char *file, int line,
+                       compiled *out)
 {
-    nvrtcProgram prog = NULL;
-    const char *name = job->name ? job->name : job->path;
+    if (r == NVRTC_SUCCESS)
+        return 1;
+    snprintf(out->error, sizeof out->error, "%s failed (%s:%d): %s", call, file, line,
+             nvrtcGetErrorString(r));
+    out->outcome = OUT_INTERNAL;
+    return 0;
+}
+#define NVRTC_CHECK(call, out) nvrtc_check((call), #call, __FILE__, __LINE__, (out))
+
+/* NVRTC's options for one job: the target, C++17, line info, the toolkit's
+ * include folders, ptxas's report for a native target, and each knob as
+ * -DNAME=VALUE. The strings live in `o`. */
+typedef struct nvrtc_options {
+    const char *opt[16 + MAX_INCLUDE_DIRS + MAX_KNOBS];
+    int n;
+    char arch[32], inc[MAX_INCLUDE_DIRS][1100], defs[MAX_KNOBS][80];
+} nvrtc_options;
+
+static void nvrtc_options_for(const compile_job *job, int native, const char *target,
+                              nvrtc_options *o)
+{
     const char *dirs[MAX_INCLUDE_DIRS];
     int ndirs = compile_include_dirs(dirs, MAX_INCLUDE_DIRS);
-    char arch[32], inc[MAX_INCLUDE_DIRS][1100], defs[MAX_KNOBS][80];
-    const char *opts[16 + MAX_INCLUDE_DIRS + MAX_KNOBS];
-    int n = 0;
-    snprintf(arch, sizeof arch, "-arch=%s", out->target);
-    opts[n++] = arch;
-    opts[n++] = "-std=c++17";
-    opts[n++] = "-lineinfo";
+    o->n = 0;
+    snprintf(o->arch, sizeof o->arch, "-arch=%s", target);
+    o->opt[o->n++] = o->arch;
+    o->opt[o->n++] = "-std=c++17";
+    o->opt[o->n++] = "-lineinfo";
     /* No --no-source-include: the toolkit's own headers need their folder
      * searched (cooperative_groups/details/driver_abi.h includes "info.h").
      * A quoted include of the student's is refused by the scan, and a file
      * next to the student's is never opened (compile_sandbox.c). */
     for (int d = 0; d < ndirs; d++) {
-        snprintf(inc[d], sizeof inc[d], "-I%s", dirs[d]);
-        opts[n++] = inc[d];
+        snprintf(o->inc[d], sizeof o->inc[d], "-I%s", dirs[d]);
+        o->opt[o->n++] = o->inc[d];
     }
     if (native) {
-        opts[n++] = "-Xptxas";
-        opts[n++] = "-v";
+        o->opt[o->n++] = "-Xptxas";
+        o->opt[o->n++] = "-v";
     }
     for (int k = 0; k < MAX_KNOBS && job->ex->knobs[k].name; k++) {
-        snprintf(defs[k], sizeof defs[k], "-D%s=%d", job->ex->knobs[k].name, job->knobs[k]);
-        opts[n++] = defs[k];
+        snprintf(o->defs[k], sizeof o->defs[k], "-D%s=%d", job->ex->knobs[k].name,
+                 job->knobs[k]);
+        o->opt[o->n++] = o->defs[k];
     }
+}
 
-    out->outcome = OUT_COMPILE_ERROR;
-    NVRTC_TRY(nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL));
-    nvrtcResult r = nvrtcCompileProgram(prog, n, opts);
-    out->log = program_log(prog);
-    if (r == NVRTC_ERROR_COMPILATION) {
-        keep_ptx(prog, out);
-        snprintf(out->error, sizeof out->error, "%s does not compile. The compiler's messages "
-                 "below name the file and line (file(line): error: ...); fix the first one "
-                 "first, later ones often follow from it.", name);
-        if (native)
-            parse_ptxas_report(out->log, job->kernel, &out->res);
-        goto done;
-    }
-    NVRTC_TRY(r);
+/* After a successful compile: the PTX, the cubin for a native target, and
+ * the entry point the job names. 1 when all are there; else 0 with the
+ * outcome and error set. */
+static int nvrtc_outputs(nvrtcProgram prog, const compile_job *job, const char *name,
+                         int native, compiled *out)
+{
     keep_ptx(prog, out);
     if (!out->ptx) {
         snprintf(out->error, sizeof out->error, "NVRTC returned no PTX for %s", name);
         out->outcome = OUT_INTERNAL;
-        goto done;
+        return 0;
     }
     if (native) {
-        NVRTC_TRY(nvrtcGetCUBINSize(prog, &out->cubin_size));
+        if (!NVRTC_CHECK(nvrtcGetCUBINSize(prog, &out->cubin_size), out))
+            return 0;
         out->cubin = malloc(out->cubin_size);
-        if (!out->cubin)
-            goto done;
-        NVRTC_TRY(nvrtcGetCUBIN(prog, out->cubin));
+        if (!out->cubin) {
+            snprintf(out->error, sizeof out->error, "no memory for the %zu bytes of machine "
+                     "code NVRTC made of %s", out->cubin_size, name);
+            out->outcome = OUT_INTERNAL;
+            return 0;
+        }
+        if (!NVRTC_CHECK(nvrtcGetCUBIN(prog, out->cubin), out))
+            return 0;
     }
-
     char entry[300];
     snprintf(entry, sizeof entry, ".entry %s(", job->kernel);
     if (!strstr(out->ptx, entry)) {
@@ -122,15 +129,38 @@ static void nvrtc_compile(const char *src, const compile_job *job, int native, c
                  "%s compiles but has no kernel named '%s': declare it as "
                  "extern \"C\" __global__ void %s(...)",
                  name, job->kernel, job->kernel);
-        goto done;
+        return 0;
     }
-    if (native)
-        parse_ptxas_report(out->log, job->kernel, &out->res);
-    out->ok = 1;
-    out->outcome = OUT_NOT_RUN;
-done:
-    if (prog)
-        nvrtcDestroyProgram(&prog);
+    return 1;
+}
+
+/* NVRTC itself, in the compile child: `src` as job->name, for out->target.
+ * Always fills out: ok, or an outcome with its sentence in out->error. */
+static void nvrtc_compile(const char *src, const compile_job *job, int native, compiled *out)
+{
+    nvrtcProgram prog = NULL;
+    const char *name = job->name ? job->name : job->path;
+    nvrtc_options o;
+    nvrtc_options_for(job, native, out->target, &o);
+    out->outcome = OUT_COMPILE_ERROR;
+    if (!NVRTC_CHECK(nvrtcCreateProgram(&prog, src, name, 0, NULL, NULL), out))
+        return;
+    nvrtcResult r = nvrtcCompileProgram(prog, o.n, o.opt);
+    out->log = program_log(prog);
+    if (r == NVRTC_ERROR_COMPILATION) {
+        keep_ptx(prog, out);
+        snprintf(out->error, sizeof out->error, "%s does not compile. The compiler's messages "
+                 "below name the file and line (file(line): error: ...); fix the first one "
+                 "first, later ones often follow from it.", name);
+        if (native)
+            parse_ptxas_report(out->log, job->kernel, &out->res);
+    } else if (NVRTC_CHECK(r, out) && nvrtc_outputs(prog, job, name, native, out)) {
+        if (native)
+            parse_ptxas_report(out->log, job->kernel, &out->res);
+        out->ok = 1;
+        out->outcome = OUT_NOT_RUN;
+    }
+    nvrtcDestroyProgram(&prog);
 }
 
 void nvrtc_warm_up(void)
