@@ -118,7 +118,7 @@ static void host_compile_one(const compile_job *job, compiled *out)
     /* The "machine code" is the module's place in the table. */
     out->cubin = malloc(sizeof(int));
     if (!out->ptx || !out->cubin)
-        abort();
+        child_fail(OUT_INTERNAL, NULL, "The host backend had no memory for %s's module.", name);
     memcpy(out->cubin, &i, sizeof i);
     out->cubin_size = sizeof i;
     out->res = m->res;

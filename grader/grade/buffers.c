@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "buffers.h"
+#include "child_fail.h"
 #include "verify.h"
 
 static void alloc_array(const device_ops *D, dev_array *a, size_t bytes)
@@ -120,7 +121,9 @@ input_change dev_set_inputs_changed(const device_ops *D, const dev_set *d, const
 {
     static unsigned char *got;
     if (!got && !(got = malloc(CHUNK)))
-        abort();
+        child_fail(OUT_INTERNAL, NULL, "The grader had no memory for the %u MiB it reads "
+                   "inputs back in, so it could not check whether your kernel changed them.",
+                   CHUNK >> 20);
     input_change ch = {.elems = 0, .buf = -1, .first = 0, .was = 0, .now = 0};
     for (int b = 0; b < I->nbufs; b++) {
         const buffer *B = &I->bufs[b];
