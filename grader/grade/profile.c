@@ -10,6 +10,7 @@
  * the facts the verdict reads (verdict.h): only an exercise with
  * ncu_no_bank_conflicts (lesson 10) can fail on these counts, and only when
  * they could be read. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,42 +106,27 @@ static int csv_metric(const char *line, char *name, size_t nlen, double *value)
     return end != digits;
 }
 
-int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out,
-                     ncu_evidence *ev)
+/* Where ncu is: on the PATH, else $CUDA_HOME/bin/ncu. 0, or -1 when there
+ * is none. */
+static int find_ncu(char *ncu, size_t len)
 {
-    memset(ev, 0, sizeof *ev);
-    char ncu[512] = "";
     const char *home = getenv("CUDA_HOME");
-    if (system("command -v ncu >/dev/null 2>&1") == 0)
-        snprintf(ncu, sizeof ncu, "ncu");
-    else if (home && snprintf(ncu, sizeof ncu, "%s/bin/ncu", home) > 0 && access(ncu, X_OK) == 0)
-        ;
-    else {
-        fprintf(out, "   Nsight Compute (ncu) is not installed here, so no hardware counters "
-                     "for lesson%d/%s. Grading does not depend on them.\n\n", ex->lesson, ex->name);
-        return -1;
+    if (system("command -v ncu >/dev/null 2>&1") == 0) {
+        snprintf(ncu, len, "ncu");
+        return 0;
     }
-    char list[2048] = "";
-    for (int m = 0; m < N_METRICS; m++)
-        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? "," : "",
-                 metrics[m].metric);
-    char log[] = "/tmp/grader-ncu-XXXXXX";
-    int fd = mkstemp(log);
-    if (fd < 0)
-        return -1;
-    close(fd);
-    char cmd[8192];
-    /* --clock-control none: measure the card as it is set, never change it. */
-    snprintf(cmd, sizeof cmd,
-             "%s --clock-control none --csv --metrics %s --log-file %s %s profile-one "
-             "lesson%d --only %s --root %s --student-dir %s %s >/dev/null 2>%s.err",
-             ncu, list, log, p->self, ex->lesson, ex->name, p->root, p->student_dir, p->sets,
-             log);
-    int st = system(cmd);
+    if (home && snprintf(ncu, len, "%s/bin/ncu", home) > 0 && access(ncu, X_OK) == 0)
+        return 0;
+    return -1;
+}
+
+/* ncu's CSV log: each metric's value per version (the launch's ID is the
+ * version). Returns 1 when any was read. */
+static int read_counters(const char *log, double val[N_VARIANTS][N_METRICS],
+                         int seen[N_VARIANTS][N_METRICS])
+{
     FILE *f = fopen(log, "r");
-    double val[N_VARIANTS][N_METRICS];
-    int seen[N_VARIANTS][N_METRICS] = {{0}};
-    char line[4096], errpath[64];
+    char line[4096];
     int any = 0;
     while (f && fgets(line, sizeof line, f)) {
         if (line[0] != '"' || !strncmp(line, "\"ID\"", 4))
@@ -159,34 +145,37 @@ int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out
     }
     if (f)
         fclose(f);
-    snprintf(errpath, sizeof errpath, "%s.err", log);
-    if (!any) {
-        char *err = NULL;
-        FILE *e = fopen(errpath, "r");
-        char buf[1024] = "";
-        if (e) {
-            size_t n = fread(buf, 1, sizeof buf - 1, e);
-            buf[n] = 0;
-            fclose(e);
-            err = buf;
-        }
-        int perm = err && strstr(err, "ERR_NVGPUCTRPERM");
-        fprintf(out, "   Nsight Compute could not read the counters for lesson%d/%s%s. Grading "
-                     "does not depend on them.\n",
-                ex->lesson, ex->name,
-                perm ? ": this user may not read GPU performance counters (see NVIDIA's "
-                       "ERR_NVGPUCTRPERM page, or ask the machine's administrator)" : "");
-        if (!perm && err && *err)
-            fprintf(out, "     | %s\n", strtok(err, "\n"));
-        fprintf(out, "\n");
-        unlink(log);
-        unlink(errpath);
-        return -1;
+    return any;
+}
+
+/* No counter read: say why, from what ncu wrote to `errpath`. */
+static void say_unread(FILE *out, const exercise *ex, const char *errpath)
+{
+    char *err = NULL;
+    FILE *e = fopen(errpath, "r");
+    char buf[1024] = "";
+    if (e) {
+        size_t n = fread(buf, 1, sizeof buf - 1, e);
+        buf[n] = 0;
+        fclose(e);
+        err = buf;
     }
-    (void)st;
-    ev->read = 1;
-    for (int v = 0; v < N_VARIANTS; v++)
-        ev->conflicts[v] = seen[v][0] ? val[v][0] : -1;
+    int perm = err && strstr(err, "ERR_NVGPUCTRPERM");
+    fprintf(out, "   Nsight Compute could not read the counters for lesson%d/%s%s. Grading "
+                 "does not depend on them.\n",
+            ex->lesson, ex->name,
+            perm ? ": this user may not read GPU performance counters (see NVIDIA's "
+                   "ERR_NVGPUCTRPERM page, or ask the machine's administrator)" : "");
+    if (!perm && err && *err)
+        fprintf(out, "     | %s\n", strtok(err, "\n"));
+    fprintf(out, "\n");
+}
+
+/* The three versions' counters side by side; a metric no version has is
+ * left out, a version without it shows "-". */
+static void print_counters(FILE *out, double val[N_VARIANTS][N_METRICS],
+                           int seen[N_VARIANTS][N_METRICS])
+{
     fprintf(out, "   Nsight Compute, one launch each on the timing problem:\n");
     fprintf(out, "   %-44s %14s %14s %14s\n", "", "baseline", "yours", "reference");
     for (int m = 0; m < N_METRICS; m++) {
@@ -201,7 +190,52 @@ int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out
         fprintf(out, "\n");
     }
     fprintf(out, "\n");
+}
+
+int profile_exercise(const exercise *ex, const options_for_profile *p, FILE *out,
+                     ncu_evidence *ev)
+{
+    memset(ev, 0, sizeof *ev);
+    char ncu[512] = "";
+    if (find_ncu(ncu, sizeof ncu) != 0) {
+        fprintf(out, "   Nsight Compute (ncu) is not installed here, so no hardware counters "
+                     "for lesson%d/%s. Grading does not depend on them.\n\n", ex->lesson, ex->name);
+        return -1;
+    }
+    char list[2048] = "";
+    for (int m = 0; m < N_METRICS; m++)
+        snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", m ? "," : "",
+                 metrics[m].metric);
+    char log[] = "/tmp/grader-ncu-XXXXXX";
+    int fd = mkstemp(log);
+    if (fd < 0) {
+        fprintf(out, "   Nsight Compute was not run for lesson%d/%s: no temporary file for "
+                     "its log (%s). Grading does not depend on it.\n\n", ex->lesson, ex->name,
+                strerror(errno));
+        return -1;
+    }
+    close(fd);
+    char cmd[8192], errpath[64];
+    /* --clock-control none: measure the card as it is set, never change it. */
+    snprintf(cmd, sizeof cmd,
+             "%s --clock-control none --csv --metrics %s --log-file %s %s profile-one "
+             "lesson%d --only %s --root %s --student-dir %s %s >/dev/null 2>%s.err",
+             ncu, list, log, p->self, ex->lesson, ex->name, p->root, p->student_dir, p->sets,
+             log);
+    /* Its status says nothing the log does not: what was read is the answer. */
+    (void)system(cmd);
+    snprintf(errpath, sizeof errpath, "%s.err", log);
+    double val[N_VARIANTS][N_METRICS];
+    int seen[N_VARIANTS][N_METRICS] = {{0}};
+    int any = read_counters(log, val, seen);
+    if (any) {
+        ev->read = 1;
+        for (int v = 0; v < N_VARIANTS; v++)
+            ev->conflicts[v] = seen[v][0] ? val[v][0] : -1;
+        print_counters(out, val, seen);
+    } else
+        say_unread(out, ex, errpath);
     unlink(log);
     unlink(errpath);
-    return 0;
+    return any ? 0 : -1;
 }
