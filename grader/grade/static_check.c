@@ -7,23 +7,37 @@
 #include "reference.h"
 #include "static_check.h"
 
-int static_check_exercise(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
-                          char *msg, size_t len, resources *student_res)
+/* The dynamic shared memory ex's problem asks for at `knobs`, built for the
+ * calibration GPU. 0; or -1 with "spec: why" in msg when the spec cannot
+ * build its problem. */
+static int spec_dyn_smem(const exercise *ex, const int *knobs, size_t *dyn, char *msg,
+                         size_t len)
 {
-    size_t at = 0;
-    int bad = 0;
-    msg[0] = 0;
     device_facts dev;
     calibration_device(&dev);
     instance I;
-    size_t dyn = 0;
+    int r = 0;
+    *dyn = 0;
     if (instance_build(&I, ex, ex->check_sizes[0], knobs, &dev, 1) == 0)
-        dyn = I.dyn_smem;
+        *dyn = I.dyn_smem;
     else {
-        at += snprintf(msg + at, len - at, "spec: %s\n", I.error);
-        bad = 1;
+        snprintf(msg, len, "spec: %s\n", I.error);
+        r = -1;
     }
     instance_free(&I);
+    return r;
+}
+
+int static_check_exercise(const exercise *ex, const int *knobs, const grade_opts *o, int cc,
+                          char *msg, size_t len, resources *student_res)
+{
+    size_t at = 0, dyn;
+    int bad = 0;
+    msg[0] = 0;
+    if (spec_dyn_smem(ex, knobs, &dyn, msg, len) != 0) {
+        at = strlen(msg);
+        bad = 1;
+    }
 
     /* What gets compiled: the baseline, the student's file (or the demo),
      * the kernel the speed rule compares with, and, when that is not the
