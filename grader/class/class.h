@@ -20,6 +20,12 @@
  *   students/<name>/junit.xml     one test case per exercise (class_junit.c)
  *   students/<name>/submission.json  what was taken, refused and ignored
  *   .cache/                       what resuming needs (class_cache.c)
+ *
+ * Error rule (class/): a grading tool never loses a student. Whatever goes
+ * wrong with one hand-in is recorded in that student's row, with the
+ * reason, and the class goes on; an output file is written whole or not at
+ * all, and one that cannot be written is said on stderr and makes the
+ * status nonzero.
  */
 #ifndef GRADER_CLASS_H
 #define GRADER_CLASS_H

@@ -23,7 +23,12 @@
  *   2  the command line was wrong (an unknown knob or exercise, a value out
  *      of range): nothing was graded
  *   3  no GPU, and everything that can be checked without one holds
- *      (every exercise CHECKED): correctness and speed were not judged */
+ *      (every exercise CHECKED): correctness and speed were not judged
+ *
+ * Error rule (cli/): a bad command line is refused before anything is
+ * graded, with one line on stderr saying what was wrong (and what was
+ * meant), and status 2; what the layers below find is in the report, and
+ * the status says whether everything passed. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>

@@ -6,7 +6,12 @@
  * time and memory limit that may open only the toolkit's headers
  * (compile_child.h, compile_sandbox.h), the PTX may declare no device-global
  * variable the kernel can write (ptx_rules.h), and a resource the kernel asks
- * for beyond what any launch may have is named (resource_limits.h). */
+ * for beyond what any launch may have is named (resource_limits.h).
+ *
+ * Error rule (compile/): a compile never prints and never exits; it always
+ * fills a `compiled` (compiled.h): ok, or an outcome and one sentence for
+ * the student in `error`, naming the file as the student knows it, also
+ * when the compiler itself could not run. */
 #ifndef GRADER_COMPILE_H
 #define GRADER_COMPILE_H
 

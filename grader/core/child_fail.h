@@ -4,9 +4,11 @@
  * child and reads it); they call nothing above them, so any layer may use
  * them.
  *
- * Error rule: something that ends grading of an exercise calls child_fail,
- * which records the outcome and a sentence for the student and exits; it
- * never returns. */
+ * Error rule (core/): a function in core/ returns its status (0 or -1, a
+ * count, or NULL) and, where a person reads why, one sentence in the
+ * caller's buffer; none prints or exits, except child_fail: whatever ends
+ * grading of an exercise calls it, and it records the outcome and a
+ * sentence for the student and exits the child; it never returns. */
 #ifndef GRADER_CHILD_FAIL_H
 #define GRADER_CHILD_FAIL_H
 

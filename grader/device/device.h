@@ -11,7 +11,7 @@
  * physical floor, the verdict) is made above it, in buffers.c and grade*.c,
  * so the CPU tests of the judgement test the code that runs on the GPU.
  *
- * Error rule: an operation whose failure the student can do nothing about
+ * Error rule (device/): an operation whose failure the student can do nothing about
  * but read (a CUDA error, a device fault) ends the child itself through
  * child_fail (CUDA_CHECK). Operations whose failure the grader explains
  * differently per version or per resource (load, a constant's symbol, a

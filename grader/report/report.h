@@ -1,5 +1,9 @@
 /* report.h: what the grader prints (a table and explanations for people) and
- * writes (JSON, one record per exercise, for instructors and tools). */
+ * writes (JSON, one record per exercise, for instructors and tools).
+ *
+ * Error rule (report/): printing never fails; a file that cannot be written
+ * returns -1 with errno set, and the command says which file and why. A
+ * report that cannot be written never changes a verdict. */
 #ifndef GRADER_REPORT_H
 #define GRADER_REPORT_H
 

@@ -1,5 +1,9 @@
 /* mechanism.h: an exercise's mechanism checks against what the compiler
- * produced. These answer "why is it (not) fast" and need no GPU. */
+ * produced. These answer "why is it (not) fast" and need no GPU.
+ *
+ * Error rule (rules/): a rule returns whether it holds, and when it does
+ * not, writes the sentence the student reads into the caller's buffer;
+ * nothing in rules/ prints, exits or compiles. */
 #ifndef GRADER_MECHANISM_H
 #define GRADER_MECHANISM_H
 
