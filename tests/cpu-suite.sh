@@ -35,7 +35,7 @@ weight() {
     unit/fixtures) echo 16 ;;
     class/release) echo 15 ;;
     slides) echo 13 ;;
-    layers) echo 12 ;;
+    layers) echo 20 ;;
     unit/specs | cli) echo 8 ;;
     unit/static | unit/nogpu) echo 6 ;;
     unit/compile | unit/compile_limits | unit/ptx_rules) echo 3 ;;

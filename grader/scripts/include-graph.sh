@@ -5,6 +5,8 @@
 #   bash grader/scripts/include-graph.sh          print the folder graph; fail on a circle
 #   bash grader/scripts/include-graph.sh --dot    the same graph for graphviz's dot
 #   bash grader/scripts/include-graph.sh --files  the file-level graph as well
+#   bash grader/scripts/include-graph.sh --calls  also who calls whom, from the
+#                                                 objects make built (nm)
 #
 # A node of the file-level graph is a module: x.c and x.h together (a .c
 # file that includes its own header is no edge). A folder's node is every
@@ -21,13 +23,19 @@
 #     (grader/README.md draws the same picture);
 #   - an include names no grader file and is not a system header (<...>);
 #   - a folder on the Makefile's list is missing from LAYERS.
-# It uses grep, sed, awk, sort and tsort only.
+# With --calls it also reads the built objects (build/obj/grader, as make
+# builds them; an object older than its source is refused): a function
+# defined in one folder and called from another makes a folder edge too,
+# and the same rules hold between folders (files of one folder may call
+# each other both ways). The file-opening calls compile_sandbox.c
+# replaces for the whole program (fopen, open, ...) count as libc's.
+# It uses grep, sed, awk, sort, tsort and nm only.
 set -u
 cd "$(dirname "$0")/../.."
 
-# Lowest first. specs/ (the lessons) sits on the contract only; cli/ is the
-# top: the commands.
-LAYERS="grader core rules compile device grade report class specs cli"
+# Lowest first. specs/ (the lessons and the inst_* calls they build problems
+# with) sits on the contract only; cli/ is the top: the commands.
+LAYERS="grader specs core rules compile device grade report class cli"
 
 mode=${1:-}
 dirs=$(sed -n 's/^GRADER_DIRS := //p' Makefile)
@@ -108,6 +116,37 @@ if [ "$mode" = --files ]; then
         <<<"$edges" | sort
 fi
 
+if [ "$mode" = --calls ]; then
+    defs= uses=
+    for f in $(files); do
+        case $f in *.c) ;; *) continue ;; esac
+        o=build/obj/${f%.c}.o
+        if [ ! -f "$o" ] || [ "$o" -ot "$f" ]; then
+            echo "include-graph: $o is missing or older than $f: make build/libgrader.a first"
+            exit 1
+        fi
+        m=$(module "$f")
+        defs+=$(nm --defined-only -g "$o" | awk -v m="$m" 'NF == 3 { print $3, m }')$'\n'
+        uses+=$(nm -u "$o" | awk -v m="$m" '{ print $2, m }')$'\n'
+    done
+    # The sandbox's stand-ins for libc's file-opening calls are not calls into compile/.
+    libc=$(awk '$2 == "compile/compile_sandbox" && $1 !~ /^(compile_|sandbox_)/ { print $1 }' \
+           <<<"$defs")
+    calls=$(join <(grep . <<<"$uses" | sort) <(grep . <<<"$defs" | grep -vwFf <(echo "$libc") | sort) |
+            awk '$2 != $3 { print $2, $3 }' | sort -u)
+    fcalls=$(awk '{ split($1, a, "/"); split($2, b, "/"); if (a[1] != b[1]) print a[1], b[1] }' \
+             <<<"$calls" | sort -u)
+    echo "Calls between folders (from the objects):"
+    for l in $LAYERS; do
+        outs=$(awk -v l="$l" '$1 == l { printf " %s", $2 }' <<<"$fcalls")
+        [ -n "$outs" ] && printf '  %-8s calls%s\n' "$l" "$outs"
+    done
+    # Files of one folder may call each other (class.h declares what
+    # class_*.c define for class.c, and they call its helpers): calls count
+    # between folders only.
+    fedges=$(sort -u <<<"$fedges"$'\n'"$fcalls" | grep .)
+fi
+
 # Lower layers never include higher ones.
 rank() { local i=0; for l in $LAYERS; do [ "$l" = "$1" ] && { echo $i; return; }; i=$((i + 1)); done; echo 99; }
 while read -r a b; do
@@ -115,7 +154,9 @@ while read -r a b; do
     if [ "$(rank "$a")" -le "$(rank "$b")" ]; then
         why=$(awk -v a="$a" -v b="$b" '{ split($1, x, "/"); split($2, y, "/");
               if (x[1] == a && y[1] == b) printf " %s->%s", $1, $2 }' <<<"$edges")
-        echo "include-graph: $a includes $b, a layer above it or beside it:$why"
+        verb=includes
+        [ -n "$why" ] || verb=calls
+        echo "include-graph: $a $verb $b, a layer above it or beside it:${why:- (from the objects)}"
         fail=1
     fi
 done <<<"$fedges"
@@ -132,6 +173,7 @@ for g in modules folders; do
 done
 
 if [ $fail -eq 0 ]; then
-    echo "include-graph: $(wc -l <<<"$edges") module includes, no circle; every folder includes only layers below it"
+    what=includes; [ "$mode" = --calls ] && what="includes and calls"
+    echo "include-graph: $(wc -l <<<"$edges") module includes, no circle; every folder's $what reach only layers below it"
 fi
 exit $fail
