@@ -35,10 +35,18 @@ PROGRESS_ARGS := $(if $(STUDENT_DIR),,--progress $(PROGRESS_FILE))
 CFLAGS ?= -O2 -g
 CFLAGS += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Wno-missing-field-initializers \
           -I$(CUDA_HOME)/include -DCUDA_INCLUDE_DEFAULT='"$(CUDA_HOME)/include"'
+# The grader's folders (below), kept even when CFLAGS is set on the command line;
+# -iquote, so that #include "limits.h" is the grader's and <limits.h> the system's.
+override CFLAGS += -iquote grader $(foreach d,$(GRADER_DIRS),-iquote grader/$(d))
 LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_static \
           -larchive -ldl -lpthread -lrt -lm
 
-GRADER_SRC := $(filter-out grader/main.c,$(wildcard grader/*.c)) $(wildcard grader/specs/*.c)
+# The grader's layers, one folder each (grader/README.md draws them). Every
+# folder is on the include path, so a file names another's header by its name
+# alone ("compile.h"), wherever the two live.
+GRADER_DIRS := core device compile rules grade report class cli specs
+GRADER_H := grader/*.h $(foreach d,$(GRADER_DIRS),grader/$(d)/*.h)
+GRADER_SRC := $(filter-out grader/cli/main.c,$(foreach d,$(GRADER_DIRS),$(wildcard grader/$(d)/*.c)))
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER := $(BUILD)/grader
 NEED := sh grader/scripts/need-package.sh
@@ -96,14 +104,14 @@ $(BUILD)/obj/grader/archive.o: | archive-package
 
 grader: $(GRADER)
 
-$(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/main.o | cuda-toolkit
+$(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/cli/main.o | cuda-toolkit
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # Made afresh: `ar r` alone keeps the objects of deleted sources.
 $(BUILD)/libgrader.a: $(GRADER_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/obj/%.o: %.c grader/*.h grader/specs/*.h | cuda-toolkit
+$(BUILD)/obj/%.o: %.c $(GRADER_H) | cuda-toolkit
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 

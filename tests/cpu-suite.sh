@@ -7,7 +7,8 @@
 #
 # The parts: each Check suite of the unit binary (unit/NAME, one process
 # each; Check still runs every test in a child of its own, with its
-# timeout), SANITIZE=race's report, the command line, the class tools, the
+# timeout), SANITIZE=race's report, the command line, the grader's layers
+# (no include circle: tests/layers/run.sh), the class tools, the
 # student copy, and the slides in Chromium. None of them uses a GPU to time
 # anything. CK_RUN_SUITE, CK_RUN_CASE or Check's tag variables in the
 # environment select unit tests as they always did: the unit binary then
@@ -35,6 +36,7 @@ weight() {
     unit/fixtures) echo 16 ;;
     class/release) echo 15 ;;
     slides) echo 13 ;;
+    layers) echo 20 ;;
     unit/specs | cli | class/gpus) echo 8 ;;
     unit/static | unit/nogpu) echo 6 ;;
     unit/compile | unit/compile_limits | unit/ptx_rules) echo 3 ;;
@@ -57,6 +59,7 @@ parts() {
     fi
     part race-check "GRADER=$(printf '%q' "$grader") bash tests/unit/race_check/run.sh"
     part cli "bash tests/cli/run.sh"
+    part layers "bash tests/layers/run.sh"
     part class/grade-class "bash tests/class/grade-class.sh"
     part class/release "bash tests/class/release.sh"
     part class/hostile "bash tests/class/hostile-class.sh"

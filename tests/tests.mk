@@ -6,7 +6,8 @@
 #                   every stub/solution/baseline, mechanism checks, the GPU
 #                   fixtures' expect files, SANITIZE=race's report; then the
 #                   command line (tests/cli/run.sh): make's messages, make
-#                   check without a GPU, watch, progress; the class tools
+#                   check without a GPU, watch, progress; the grader's layers
+#                   (grader/scripts/include-graph.sh); the class tools
 #                   end to end (tests/class/class.mk); the slides in Chromium.
 #                   Built with make -j, then run side by side, TEST_JOBS at
 #                   a time (default: CPUs + 1; tests/cpu-suite.sh)
@@ -41,7 +42,7 @@ check-package:
 # One object per source, so that make -j compiles them side by side.
 UNIT_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(UNIT_SRC) $(FIXTURE_SRC))
 
-$(BUILD)/obj/tests/%.o: tests/%.c tests/unit/*.h tests/gpu/fixture.h grader/*.h grader/specs/*.h \
+$(BUILD)/obj/tests/%.o: tests/%.c tests/unit/*.h tests/gpu/fixture.h $(GRADER_H) \
                         | check-package cuda-toolkit
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader -Itests/gpu $(CHECK_CFLAGS) -c -o $@ $<

@@ -17,6 +17,8 @@
 // Both global sides then move whole 128-byte rows per warp. Keep the bounds
 // checks: rows and cols need not be multiples of 32. (Lesson 3 explains why
 // the shared array is best declared [32][33] rather than [32][32].)
+//
+// Check with: make check lesson2 ONLY=transpose
 
 #define TDIM 32      // tile side
 #define TROWS 8      // blockDim.y: each thread does TDIM / TROWS rows

@@ -19,6 +19,8 @@
 // Keep `#pragma unroll 1` on the main loop: this exercise measures the
 // wider loads alone (the unrolling exercise measures the other remedy).
 // The grader checks the PTX for 4-wide loads (".v4.").
+//
+// Check with: make check lesson4 ONLY=vector_loads
 
 #define BLOCK 256
 

@@ -1,6 +1,6 @@
 // floor_margin.cu: how much faster than cudaMemcpy's copy bandwidth can a
 // kernel seem to move its bytes? The answer sets FLOOR_MARGIN in
-// grader/stats.h: the grader calls a time under
+// grader/core/stats.h: the grader calls a time under
 // bytes_moved / copy bandwidth / FLOOR_MARGIN "TOO FAST".
 //
 //   nvcc -O3 -arch=native -o build/floor_margin grader/measure/floor_margin.cu
@@ -158,6 +158,6 @@ int main()
                best_ms, best_gbps, best_gbps / memcpy_gbps);
         worst = std::max(worst, best_gbps / memcpy_gbps);
     }
-    printf("# largest ratio: %.3f; FLOOR_MARGIN (grader/stats.h) must be above it\n", worst);
+    printf("# largest ratio: %.3f; FLOOR_MARGIN (grader/core/stats.h) must be above it\n", worst);
     return 0;
 }

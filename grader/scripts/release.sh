@@ -3,8 +3,9 @@
 #
 # Ships every file git tracks, with its content in this working tree, except
 # solutions/ (the answers), the course's own suites that grade or read the
-# solutions' sources (tests/unit, gpu, cli, class, and cpu-suite.sh with its
-# runner; the copy's tests/tests.mk is tests/release.mk) and .ci/. The
+# solutions' sources (tests/unit, gpu, cli, class, layers, reports-compare.sh,
+# and cpu-suite.sh with its runner; the copy's tests/tests.mk is
+# tests/release.mk) and .ci/. The
 # decks' browser test (tests/slides) ships: it needs no solution. The
 # reference solutions go in compiled, as PTX at the default knobs for the
 # oldest GPU each exercise allows (grader/references/, written by `grader
@@ -31,8 +32,9 @@ mkdir -p "$top"
 files=()
 while IFS= read -r -d '' f; do
     case $f in
-    solutions/* | tests/unit/* | tests/gpu/* | tests/cli/* | tests/class/* | .ci/* | \
-        tests/tests.mk | tests/release.mk | tests/cpu-suite.sh | tests/run-parts.sh) continue ;;
+    solutions/* | tests/unit/* | tests/gpu/* | tests/cli/* | tests/class/* | tests/layers/* | \
+        .ci/* | tests/tests.mk | tests/release.mk | tests/cpu-suite.sh | tests/run-parts.sh | \
+        tests/reports-compare.sh) continue ;;
     esac
     [ -f "$f" ] || continue          # deleted in the working tree
     files+=("$f")

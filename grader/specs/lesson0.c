@@ -1,4 +1,6 @@
-/* Lesson 0's exercises: setup and measuring (lessons/lesson0-measuring.md). */
+/* Lesson 0's exercises: setup and measuring (lessons/lesson0-measuring.md).
+ *
+ * Graded by `make check lesson0` (build/grader check lesson0). */
 #include "../spec.h"
 
 /* A float in [-1, 1) with 16 random bits: k / 32768 is exact in float, so the

@@ -1,4 +1,6 @@
-/* Lesson 1's exercises: occupancy (lessons/lesson1-occupancy.md). */
+/* Lesson 1's exercises: occupancy (lessons/lesson1-occupancy.md).
+ *
+ * Graded by `make check lesson1` (build/grader check lesson1). */
 #include "../spec.h"
 
 /* A float in [lo, lo + 2*half) from 24 random bits. */

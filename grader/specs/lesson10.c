@@ -1,7 +1,10 @@
 /* Lesson 10's exercises: bank conflicts in the prefetch buffer of lesson 9.
  * Launched with 4 blocks per SM, where the thread-major buffer's conflicts
  * cost real time. 10a pads the buffer; 10b changes the index scheme and keeps
- * the buffer at exactly PDIST * BLOCKDIMX doubles. */
+ * the buffer at exactly PDIST * BLOCKDIMX doubles.
+ *
+ * Graded by `make check lesson10` (build/grader check lesson10).
+ */
 #include "../spec.h"
 #include "prefetch_model.h"
 

@@ -4,6 +4,8 @@
  *              of C: choose the index space so that the fastest-varying
  *              thread index walks contiguous memory.
  *   transpose  a transpose coalesced on both sides through a shared tile.
+ *
+ * Graded by `make check lesson2` (build/grader check lesson2).
  */
 #include "../spec.h"
 

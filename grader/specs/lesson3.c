@@ -5,6 +5,8 @@
  *                   conflict, to be removed by a conflict-free layout.
  *   matmul          C = A*B reusing tiles of A and B from shared memory,
  *                   with the tile size as a knob (TILE = 8, 16, 32).
+ *
+ * Graded by `make check lesson3` (build/grader check lesson3).
  */
 #include "../spec.h"
 

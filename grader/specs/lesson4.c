@@ -8,6 +8,8 @@
  *
  * Both exercises share the problem: sums[b] = sum over the floats of chunk
  * b, in double, one block per chunk and one chunk per SM.
+ *
+ * Graded by `make check lesson4` (build/grader check lesson4).
  */
 #include "../spec.h"
 

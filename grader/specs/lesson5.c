@@ -1,4 +1,6 @@
-/* Lesson 5's exercises: prefetching in batches into registers. */
+/* Lesson 5's exercises: prefetching in batches into registers.
+ *
+ * Graded by `make check lesson5` (build/grader check lesson5). */
 #include "../spec.h"
 #include "prefetch_model.h"
 

@@ -1,4 +1,6 @@
-/* Lesson 6's exercises: prefetching in batches into shared memory. */
+/* Lesson 6's exercises: prefetching in batches into shared memory.
+ *
+ * Graded by `make check lesson6` (build/grader check lesson6). */
 #include "../spec.h"
 #include "prefetch_model.h"
 

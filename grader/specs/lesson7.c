@@ -1,6 +1,9 @@
 /* Lesson 7's exercises: rolling prefetch into registers. The demo shows the
  * direct version, whose run-time ring index sends the ring to local memory;
- * the exercise keeps it in registers by unrolling by PDIST. */
+ * the exercise keeps it in registers by unrolling by PDIST.
+ *
+ * Graded by `make check lesson7` (build/grader check lesson7).
+ */
 #include "../spec.h"
 #include "prefetch_model.h"
 

@@ -2,7 +2,10 @@
  * loads. It is correct and teaches the ring, but it does not pay: the store
  * to shared memory waits for its load in the same iteration. So the exercise
  * asks for the mechanism (the ring in shared memory) and for the speed of the
- * reference, not for a gain over the baseline. */
+ * reference, not for a gain over the baseline.
+ *
+ * Graded by `make check lesson8` (build/grader check lesson8).
+ */
 #include "../spec.h"
 #include "prefetch_model.h"
 

@@ -1,5 +1,8 @@
 /* Lesson 9's exercises: rolling prefetch into shared memory with
- * asynchronous copies (cp.async, compute capability 8.0+). */
+ * asynchronous copies (cp.async, compute capability 8.0+).
+ *
+ * Graded by `make check lesson9` (build/grader check lesson9).
+ */
 #include "../spec.h"
 #include "prefetch_model.h"
 

@@ -1,5 +1,5 @@
 /* pipeline.h: the whole grading pipeline on the host backend
- * (grader/device_host.h): two small exercises, their baseline and
+ * (grader/device/device_host.h): two small exercises, their baseline and
  * reference "kernels" as C functions, and a way to grade a student's C
  * kernel through grade_in_child exactly as `make check` grades a .cu file.
  * Defined in test_pipeline_fixture.c; used by test_pipeline.c (each

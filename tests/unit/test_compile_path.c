@@ -1,4 +1,4 @@
-/* test_compile_path.c: one compile path (grader/compile_jobs.h). Every
+/* test_compile_path.c: one compile path (grader/grade/compile_jobs.h). Every
  * command that compiles a student's file refuses the same hostile files,
  * each through the command's own entry point, on the CPU:
  *
@@ -32,6 +32,7 @@
 #include "pipeline.h"
 #include "profile.h"
 #include "reference.h"
+#include "references.h"
 #include "static_check.h"
 #include "suites.h"
 

@@ -1,7 +1,7 @@
 /* test_limits.c: which resource a refused launch or module exceeds, and the
  * physical floor. Pure functions; the device facts are the H100's. */
 #include <string.h>
-#include "limits.h"
+#include "launch_limits.h"
 #include "static_check.h"
 #include "stats.h"
 #include "suites.h"

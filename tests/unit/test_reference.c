@@ -14,7 +14,9 @@
 #include "child.h"
 #include "fileio.h"
 #include "pipeline.h"
+#include "compile_jobs.h"
 #include "reference.h"
+#include "references.h"
 #include "verdict.h"
 #include "suites.h"
 
@@ -138,8 +140,7 @@ START_TEST(copy_loads_the_ptx_at_default_knobs)
     compiled c;
     const char *kernel = NULL;
     char note[400];
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
-                                    sizeof note), 0);
+    ck_assert_int_eq(reference_load(ex, knobs, &o, &c, &kernel, note, sizeof note), 0);
     ck_assert_int_eq(c.ok, 1);
     ck_assert_ptr_null(c.cubin);      /* the driver compiles the PTX for its GPU */
     ck_assert_str_eq(kernel, "matmul");
@@ -151,9 +152,8 @@ START_TEST(copy_loads_the_ptx_at_default_knobs)
     for (int l = 0; l < N_LESSONS; l++)
         for (const exercise *const *e = lesson_exercises[l]; *e; e++) {
             defaults(*e, knobs);
-            ck_assert_msg(reference_load(*e, knobs, &o, 90, compile_files, &c, &kernel, note,
-                                         sizeof note) == 0, "lesson%d/%s: %s", l, (*e)->name,
-                          c.error);
+            ck_assert_msg(reference_load(*e, knobs, &o, &c, &kernel, note, sizeof note) == 0,
+                          "lesson%d/%s: %s", l, (*e)->name, c.error);
             ck_assert_str_eq(kernel, variant_kernel(*e, V_SOLUTION));
             if ((*e)->min_cc == 80)
                 ck_assert_msg(strstr(c.ptx, ".target sm_80"), "lesson%d/%s", l, (*e)->name);
@@ -169,16 +169,18 @@ START_TEST(copy_stands_the_baseline_in_at_other_knobs)
     int knobs[MAX_KNOBS];
     defaults(ex, knobs);
     knobs[0] = 32;
-    compiled c;
-    const char *kernel = NULL;
+    compiled c[N_VARIANTS];
+    const char *kernel[N_VARIANTS];
     char note[400];
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
-                                    sizeof note), 1);
-    ck_assert_int_eq(c.ok, 1);
-    ck_assert_str_eq(kernel, ex->kernel);
+    /* The one compile path (compile_jobs.h) compiles the baseline in the
+     * reference's place. */
+    ck_assert_int_eq(exercise_compile(ex, knobs, &o, 90, compile_files, JOB_SOLUTION, c, kernel,
+                                      note, sizeof note), -1);
+    ck_assert_int_eq(c[V_SOLUTION].ok, 1);
+    ck_assert_str_eq(kernel[V_SOLUTION], ex->kernel);
     ck_assert_msg(strstr(note, "only at the default knobs (TILE=16), not at TILE=32") &&
                   strstr(note, "baseline was timed in its place"), "%s", note);
-    compiled_free(&c);
+    compiled_free(&c[V_SOLUTION]);
 
     /* What the verdict then says (verdict.h reads the note as a fact). */
     exercise plain = *ex;
@@ -229,14 +231,12 @@ START_TEST(copy_refuses_a_missing_or_damaged_reference)
     fputs(strstr(ptx, "//\n// Generated"), f);
     fclose(f);
     free(ptx);
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
-                                    sizeof note), -1);
+    ck_assert_int_eq(reference_load(ex, knobs, &o, &c, &kernel, note, sizeof note), -1);
     ck_assert_msg(strstr(c.error, "is damaged"), "%s", c.error);
     compiled_free(&c);
 
     ck_assert_int_eq(unlink(path), 0);
-    ck_assert_int_eq(reference_load(ex, knobs, &o, 90, compile_files, &c, &kernel, note,
-                                    sizeof note), -1);
+    ck_assert_int_eq(reference_load(ex, knobs, &o, &c, &kernel, note, sizeof note), -1);
     ck_assert_int_eq(c.missing, 1);
     ck_assert_msg(strstr(c.error, "lacks the compiled reference of lesson3/matmul"), "%s",
                   c.error);

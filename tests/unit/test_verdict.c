@@ -1,4 +1,4 @@
-/* test_verdict.c: the one verdict (grader/verdict.h), as a table: each row
+/* test_verdict.c: the one verdict (grader/grade/verdict.h), as a table: each row
  * is a set of facts a result can hold (what stopped grading, no GPU,
  * correctness, the mechanism check's state, speed against the bar, the
  * reference's availability, Nsight Compute's counts) and the outcome and

@@ -1,0 +1,87 @@
+/* grade_internal.h: what the stages of grading one exercise share.
+ *
+ *   grade.c          the stages in order: device, compile, load, resources,
+ *                    correctness, mechanisms, timing, verdict
+ *   grade_run.c      one launch (poison, constants, watchdog) and the checks
+ *                    after it (guards, inputs, outputs); the correctness runs
+ *   grade_time.c     timing on two rotated input sets, remeasuring near the
+ *                    bar, and verifying every set afterwards
+ *   grade_verdict.c  the physical floor; the one verdict (verdict.h)
+ *   knockout_run.c   whether each mechanism is on the data path (knockout.h)
+ *
+ * Every stage ends the child through child_fail when the exercise cannot go
+ * on; the functions here return only when it can. */
+#ifndef GRADER_GRADE_INTERNAL_H
+#define GRADER_GRADE_INTERNAL_H
+
+#include "buffers.h"
+#include "child_fail.h"
+#include "device.h"
+#include "versions.h"
+
+typedef struct grade_ctx {
+    const exercise *ex;
+    const int *knobs;
+    const grade_opts *o;
+    const device_ops *D;
+    device_facts dev;
+    kernel k[N_VARIANTS];
+    result *r;
+    /* A student copy's compiled reference (reference.h): its entry point,
+     * and, when the baseline stood in for it, what the verdict must say. */
+    const char *ref_kernel;
+    char ref_note[400];
+} grade_ctx;
+
+/* grade_run.c */
+
+/* Build ex's instance of `size` with `seed`; a broken spec ends the child
+ * (INTERNAL). */
+void build_instance(grade_ctx *g, instance *I, size_t size, unsigned long long seed);
+
+/* One launch of variant v on I with d's buffers: poison the outputs, copy
+ * the spec's constants into the module, flush the L2 when timed, launch.
+ * Returns the kernel's time in ms when timed. A refused launch ends the
+ * child as RESOURCES, naming the limit; one that does not finish, as HANG. */
+double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, int timed);
+
+/* The checks after launches, each ending the child when it fails: WRONG for
+ * the student's kernel, INTERNAL for the course's. `when` places the run in
+ * the message ("size 1000"); `extra` (may be NULL) is appended to it. */
+void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
+                  const char *when);
+void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
+                  const char *when);
+void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
+                   const char *when, const char *extra);
+
+/* Every version once on every correctness size, from a poisoned output,
+ * each run checked (guards, inputs, outputs); the student's kernel first. */
+void check_correctness(grade_ctx *g);
+
+/* knockout_run.c */
+
+/* For every check of the exercise that names a knock-out kind and holds on
+ * the text or size: run the student's kernel once with that mechanism fed
+ * from a second input set (knockout.h) and keep the check holding only if
+ * the results came through it. Updates g->r->checks (state and what). */
+void judge_data_path(grade_ctx *g, const compiled *student);
+
+/* grade_time.c */
+
+/* Time the three versions interleaved on two input sets, verify each
+ * set afterwards, hold the student's time against the physical floor, and
+ * fill r's times, measure, bar, and the facts the verdict reads: whether the
+ * student's measure clears the bar, and whether the reference's does. */
+void time_and_judge(grade_ctx *g);
+
+/* grade_verdict.c */
+
+/* End the child as TOO FAST when the student's median time `ms` is below
+ * what moving `bytes` at the measured copy bandwidth takes (stats.h's
+ * physical_floor_ms). */
+void check_physical_floor(grade_ctx *g, double bytes, double ms);
+
+/* The verdict itself is verdict.h's: verdict_say, once, at the end. */
+
+#endif
