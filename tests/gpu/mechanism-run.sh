@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # mechanism-run.sh: issue 15 item 1 on a GPU: is every mechanism check
-# judged on the data path (grader/knockout.h)? From the repository root, on
+# judged on the data path (grader/rules/knockout.h)? From the repository root, on
 # a machine with an NVIDIA GPU (no Check library needed):
 #
 #   bash tests/gpu/mechanism-run.sh

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # prefetch-ahead-run.sh: issue 15 item 1 for lesson 11 on a GPU: does the
 # knock-out run hold an L2 prefetch only when it runs ahead of the load it
-# serves (grader/knockout_run.c)? From the repository root, on a machine
+# serves (grader/grade/knockout_run.c)? From the repository root, on a machine
 # with an NVIDIA GPU (no Check library needed):
 #
 #   bash tests/gpu/prefetch-ahead-run.sh

@@ -101,8 +101,8 @@ row shift SLOW "$(check "[ \"$(outcome shift)\" = SLOW ] && grep -q 'Diagnosis: 
     "'Diagnosis: a register copied from a pending load'; $(speed shift)"
 row wait SLOW "$(check "[ \"$(outcome wait)\" = SLOW ] && grep -q 'Diagnosis: a wait depth chosen at run time' $R/wait.txt")" \
     "'Diagnosis: a wait depth chosen at run time'; $(speed wait)"
-row l2dist MECHANISM "$(check "[ \"$(outcome l2dist)\" = MECHANISM ] && message l2dist | grep -q 'run ahead of their line' && grep -q 'Diagnosis: an L2 prefetch that lands in the current' $R/l2dist.txt && tr '\n' ' ' < $R/l2dist.txt | tr -s " " | grep -q 'L2DIST \* BLOCKDIMX elements, not L2DIST'")" \
-    "not ahead; 'Diagnosis: an L2 prefetch that lands in the current iteration', hint; $(speed l2dist)"
+row l2dist MECHANISM "$(check "[ \"$(outcome l2dist)\" = MECHANISM ] && message l2dist | grep -q 'run ahead of their line' && grep -q 'Diagnosis: an L2 prefetch that lands in the current' $R/l2dist.txt && tr '\n' ' ' < $R/l2dist.txt | tr -s " " | grep -q 'L2DIST \* BLOCKDIMX\], not &chunk\[i + L2DIST\]'")" \
+    "not ahead; 'Diagnosis: an L2 prefetch that lands in the current iteration' with its fix; $(speed l2dist)"
 row mbarrier HANG "$(check "[ \"$(outcome mbarrier)\" = HANG ] && message mbarrier | grep -q 'mbarrier' && ! message mbarrier | grep -q 'loop whose exit'")" \
     "message names the mbarrier phase, not loop conditions"
 row libcuxx PASS "$(check "[ \"$(outcome libcuxx)\" = PASS ] && ! grep -q 'Diagnosis' $R/libcuxx.txt")" \

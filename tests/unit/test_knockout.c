@@ -1,5 +1,5 @@
 /* test_knockout.c: a mechanism counts only when it carries the data
- * (grader/knockout.h, issue 15).
+ * (grader/rules/knockout.h, issue 15).
  *
  *   rewrite    the PTX rewrite on hand-written lines (what it redirects,
  *              what it keeps), on every solution's NVRTC PTX and on every
