@@ -1,0 +1,355 @@
+#!/usr/bin/env python3
+"""mutate.py: does the CPU suite fail when the grader is wrong? (make mutate)
+
+    python3 tests/mutate/mutate.py                   the default sample
+    python3 tests/mutate/mutate.py grader/stats.c    every mutant of one file
+    python3 tests/mutate/mutate.py --sample 50 --seed 3 --jobs 2 grader/grade_*.c
+    python3 tests/mutate/mutate.py --ids tests/mutate/ci-mutants.txt --expect-caught
+    python3 tests/mutate/mutate.py --list grader/stats.c    the mutants, not run
+
+Generic operator mutations (tests/mutate/cmut.py: comparisons negated and
+their boundaries moved, && and || swapped, constants +-1, calls and early
+returns removed, neighbouring arguments swapped, conditions negated) of the
+files tests/mutate/suites.map names, each mutant alone. The map says which
+Check suites (and scripts) cover each file: only those run for its mutants,
+lightest first, stopping at the first failure. A mutant is
+
+  KILLED      a suite failed, or ran past its time bound (3x its time alone
+              plus 10 s);
+  SURVIVED    every suite passed: the suite cannot tell the grader is wrong;
+  STILLBORN   it does not compile cleanly (an error or a new warning):
+              not counted, as a compiler would have caught it;
+  EQUIVALENT  listed in tests/mutate/equivalent.txt with why it cannot
+              change behaviour: not run, not counted.
+
+Score = killed / (killed + survived). The tree itself is never touched: the
+tool copies it to a temporary folder, builds once, gives each job a copy of
+that build, and per mutant changes one file, lets make rebuild only what
+depends on it, runs the suites, and puts the file and every changed build
+product back from the pristine copy (also after a failure or Ctrl-C). A
+sample (--sample N, --seed S) is a fixed function of the list of mutants,
+so the same seed on the same sources picks the same mutants.
+
+Results go to build/mutate/last.txt (one line per mutant: status, id, what
+changed); --ids FILE runs exactly the ids in FILE (the first word of each
+line), and --expect-caught makes any SURVIVED among them a failure (CI:
+tests/mutate/ci-mutants.txt, mutants recorded as caught). Exit status: 0,
+or 1 when --expect-caught found a survivor or the suite fails unmutated.
+"""
+import argparse
+import glob
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import cmut  # noqa: E402
+
+# The scripts a map line may name (sh:NAME), run from the copy's root.
+SCRIPTS = {
+    "cli": "bash tests/cli/run.sh",
+    "grade-class": "bash tests/class/grade-class.sh",
+}
+
+
+def read_map(path):
+    """file -> list of suites (empty: not mutated; the reason is the comment)."""
+    m = {}
+    for raw in open(path):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        f, *suites = line.split()
+        f = f.rstrip(":")
+        m[f] = [] if suites == ["-"] else suites
+    return m
+
+
+def read_ids(path):
+    ids = {}
+    if not os.path.exists(path):
+        return ids
+    for raw in open(path):
+        s = raw.strip()
+        if not s or s.startswith("#"):
+            continue
+        mid, _, why = s.partition(" ")
+        ids[mid] = why.strip()
+    return ids
+
+
+def sh(cmd, cwd, timeout, env=None):
+    """Run cmd in its own process group; (rc, output); rc None: timed out."""
+    p = subprocess.Popen(cmd, shell=True, cwd=cwd, env=env, stdout=subprocess.PIPE,
+                         stderr=subprocess.STDOUT, text=True, errors="replace",
+                         start_new_session=True)
+    try:
+        out, _ = p.communicate(timeout=timeout)
+        return p.returncode, out
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        return None, out
+
+
+def test_env():
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CK_")}
+    env.pop("MAKEFLAGS", None)
+    env.pop("MAKELEVEL", None)
+    env["NO_COLOR"] = "1"
+    return env
+
+
+def suite_cmd(s):
+    if s.startswith("sh:"):
+        return SCRIPTS[s[3:]]
+    return f"CK_RUN_SUITE={s} build/tests/unit_tests"
+
+
+def copy_tree(dst):
+    """The working tree (tracked and untracked-not-ignored files) into dst."""
+    r = subprocess.run(["git", "ls-files", "-coz", "--exclude-standard"], cwd=ROOT,
+                       capture_output=True)
+    files = [f for f in r.stdout.decode().split("\0") if f] if r.returncode == 0 else None
+    if files is None:     # not a git checkout (a release copy): everything but build/
+        shutil.copytree(ROOT, dst, ignore=shutil.ignore_patterns("build", ".git"))
+        return
+    for f in files:
+        s = os.path.join(ROOT, f)
+        if not os.path.isfile(s):
+            continue
+        d = os.path.join(dst, f)
+        os.makedirs(os.path.dirname(d), exist_ok=True)
+        shutil.copy2(s, d, follow_symlinks=False)
+
+
+def snapshot(build):
+    st = {}
+    for dp, _, fs in os.walk(build):
+        for f in fs:
+            p = os.path.join(dp, f)
+            try:
+                s = os.lstat(p)
+                st[os.path.relpath(p, build)] = (s.st_size, s.st_mtime_ns)
+            except FileNotFoundError:
+                pass
+    return st
+
+
+class Worker:
+    def __init__(self, base, path, base_build_state):
+        self.base, self.path, self.state = base, path, base_build_state
+
+    def restore(self, rel):
+        """The mutated file and every changed build product back from base."""
+        shutil.copy2(os.path.join(self.base, rel), os.path.join(self.path, rel))
+        build = os.path.join(self.path, "build")
+        now = snapshot(build)
+        for f, st in now.items():
+            if self.state.get(f) != st:
+                src = os.path.join(self.base, "build", f)
+                if os.path.exists(src):
+                    shutil.copy2(src, os.path.join(build, f))
+                else:
+                    os.remove(os.path.join(build, f))
+
+    def run(self, m, src, suites, bounds):
+        path = os.path.join(self.path, m.file)
+        try:
+            with open(path, "w") as fh:
+                fh.write(m.apply(src))
+            targets = "build/tests/unit_tests"
+            if any(s.startswith("sh:") for s in suites):
+                targets += " build/grader"
+            rc, out = sh(f"make -s {targets}", self.path, 600, test_env())
+            if rc != 0:
+                return "STILLBORN", "does not compile"
+            if "warning:" in out:
+                return "STILLBORN", "compiles with a warning: " + \
+                    next(l for l in out.splitlines() if "warning:" in l).strip()[:160]
+            for s in suites:
+                t0 = time.time()
+                rc, out = sh(suite_cmd(s), self.path, bounds[s], test_env())
+                if rc is None:
+                    return "KILLED", f"{s} (ran past {bounds[s]:.0f} s)"
+                if rc != 0:
+                    # Check: file:line:F:tcase:test:iteration: message
+                    failed = [l.split(":")[4] for l in out.splitlines()
+                              if (":F:" in l or ":E:" in l) and l.count(":") >= 5]
+                    what = ", ".join(failed[:3]) if failed else f"exit {rc}"
+                    return "KILLED", f"{s}: {what}"
+            return "SURVIVED", ""
+        finally:
+            self.restore(m.file)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="*", help="sources to mutate (default: every file the map covers)")
+    ap.add_argument("--sample", type=int, default=700, help="mutants to run, 0: all (default 700)")
+    ap.add_argument("--seed", type=int, default=14, help="the sample's seed (default 14)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants at once")
+    ap.add_argument("--ids", help="run exactly the mutant ids in this file")
+    ap.add_argument("--expect-caught", action="store_true",
+                    help="fail if one of --ids survives (CI)")
+    ap.add_argument("--list", action="store_true", help="list the mutants, run none")
+    ap.add_argument("--out", default=os.path.join(ROOT, "build", "mutate", "last.txt"))
+    ap.add_argument("--map", default=os.path.join(HERE, "suites.map"))
+    ap.add_argument("--equivalent", default=os.path.join(HERE, "equivalent.txt"))
+    a = ap.parse_args()
+
+    cover = read_map(a.map)
+    equiv = read_ids(a.equivalent)
+    files = [os.path.relpath(os.path.abspath(f), ROOT) for f in a.files] or \
+        [f for f, s in cover.items() if s]
+    for f in files:
+        if f not in cover:
+            sys.exit(f"mutate: {f} is not in {os.path.relpath(a.map, ROOT)}: say which suites cover it")
+        if not cover[f]:
+            sys.exit(f"mutate: {f}: no suite covers it on a CPU ({os.path.relpath(a.map, ROOT)})")
+
+    srcs, every = {}, []
+    for f in files:
+        srcs[f] = open(os.path.join(ROOT, f)).read()
+        every += cmut.mutants(f, srcs[f], defines_only=f.endswith(".h"))
+    n_equiv = sum(1 for m in every if m.id in equiv)
+    pool = [m for m in every if m.id not in equiv]
+    if a.ids:
+        want = read_ids(a.ids)
+        pool = [m for m in pool if m.id in want]
+        missing = set(want) - {m.id for m in pool} - set(equiv)
+        for mid in sorted(missing):
+            print(f"mutate: STALE id (its line changed or is gone): {mid}")
+        if missing and a.expect_caught:
+            print("mutate: update tests/mutate/ci-mutants.txt (see its header)")
+            return 1
+    elif a.sample and a.sample < len(pool):
+        pool = sorted(random.Random(a.seed).sample(sorted(pool, key=lambda m: m.id), a.sample),
+                      key=lambda m: (m.file, m.start))
+    if a.list:
+        for m in pool:
+            print(f"{m.id}  {m.file}:{m.lineno}  {m.desc}  | {m.line}")
+        print(f"{len(pool)} mutants ({len(every)} in all, {n_equiv} listed equivalent)")
+        return 0
+    print(f"mutate: {len(pool)} mutants of {len(files)} files ({len(every)} in all, "
+          f"{n_equiv} listed equivalent), {a.jobs} at a time", flush=True)
+    return run(a, pool, srcs, cover)
+
+
+def run(a, pool, srcs, cover):
+    tmp = tempfile.mkdtemp(prefix="mutate-")
+    base = os.path.join(tmp, "base")
+    try:
+        copy_tree(base)
+        t0 = time.time()
+        rc, out = sh(f"make -s -j{a.jobs} build/tests/unit_tests build/grader", base, 1200,
+                     test_env())
+        if rc != 0:
+            print(out[-3000:])
+            print("mutate: the unmutated tree does not build")
+            return 1
+        print(f"mutate: built in {time.time() - t0:.0f} s", flush=True)
+        need = sorted({s for m in pool for s in cover[m.file]})
+        took = {}
+        for s in need:
+            t0 = time.time()
+            rc, out = sh(suite_cmd(s), base, 900, test_env())
+            took[s] = time.time() - t0
+            if rc != 0:
+                print(out[-3000:])
+                print(f"mutate: {s} fails without any mutant: fix the suite first")
+                return 1
+        bounds = {s: 3 * took[s] + 10 for s in need}
+        print("mutate: suites alone: " + ", ".join(f"{s} {took[s]:.1f} s" for s in need),
+              flush=True)
+        state = snapshot(os.path.join(base, "build"))
+        workers = []
+        for i in range(a.jobs):
+            w = os.path.join(tmp, f"w{i}")
+            shutil.copytree(base, w, symlinks=True)
+            workers.append(Worker(base, w, state))
+        return drive(a, pool, srcs, cover, workers, took, bounds)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def drive(a, pool, srcs, cover, workers, took, bounds):
+    results = {}
+    lock = threading.Lock()
+    todo = list(pool)
+    t_start = time.time()
+
+    def loop(w):
+        while True:
+            with lock:
+                if not todo:
+                    return
+                m = todo.pop(0)
+            suites = sorted(cover[m.file], key=lambda s: took[s])
+            st, why = w.run(m, srcs[m.file], suites, bounds)
+            with lock:
+                results[m.id] = (st, why)
+                n = len(results)
+                if st == "SURVIVED" or n % 25 == 0:
+                    print(f"[{n}/{len(pool)} {time.time() - t_start:.0f}s] {st} {m.id} "
+                          f"{m.file}:{m.lineno} {m.desc}", flush=True)
+
+    threads = [threading.Thread(target=loop, args=(w,)) for w in workers]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return report(a, pool, results, time.time() - t_start)
+
+
+def report(a, pool, results, secs):
+    os.makedirs(os.path.dirname(a.out), exist_ok=True)
+    with open(a.out, "w") as fh:
+        fh.write(f"# make mutate, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+                 f"seed {a.seed}, sample {a.sample}\n")
+        for m in pool:
+            st, why = results.get(m.id, ("NOT RUN", ""))
+            fh.write(f"{st:9} {m.id}  {m.file}:{m.lineno} {m.desc}  {why}\n")
+    surv = [m for m in pool if results.get(m.id, ("",))[0] == "SURVIVED"]
+    if surv:
+        print("\nSurvivors (the suite stayed green with these):")
+        for m in surv:
+            print(f"  {m.id}\n      {m.file}:{m.lineno} {m.desc}  | {m.line[:100]}")
+    rows = {}
+    for m in pool:
+        st = results.get(m.id, ("NOT RUN",))[0]
+        r = rows.setdefault(m.file, {"KILLED": 0, "SURVIVED": 0, "STILLBORN": 0, "NOT RUN": 0})
+        r[st] += 1
+    print(f"\n{'file':30} {'run':>5} {'killed':>7} {'survived':>9} {'stillborn':>10} {'score':>7}")
+    tot = {"KILLED": 0, "SURVIVED": 0, "STILLBORN": 0, "NOT RUN": 0}
+    for f in sorted(rows):
+        r = rows[f]
+        for k in tot:
+            tot[k] += r[k]
+        print(line_of(f, r))
+    print(line_of("total", tot))
+    print(f"({secs / 60:.1f} min; results in {os.path.relpath(a.out, ROOT)})")
+    if a.expect_caught and surv:
+        print(f"mutate: {len(surv)} mutant(s) recorded as caught survived: a test lost its teeth")
+        return 1
+    return 0
+
+
+def line_of(name, r):
+    live = r["KILLED"] + r["SURVIVED"]
+    score = f"{100 * r['KILLED'] / live:.0f}%" if live else "-"
+    return (f"{name:30} {live + r['STILLBORN']:>5} {r['KILLED']:>7} {r['SURVIVED']:>9} "
+            f"{r['STILLBORN']:>10} {score:>7}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
