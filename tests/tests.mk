@@ -97,9 +97,9 @@ include tests/class/class.mk
 # survivors and the score per file. About 30 minutes on 2 cores.
 #   MUTATE_FILES="grader/stats.c ..."  only these files (default: every file
 #                                      tests/mutate/suites.map covers)
-#   MUTATE_SAMPLE=n (default 700; 0: every mutant)  MUTATE_SEED=s (default 14)
+#   MUTATE_SAMPLE=n (default 500; 0: every mutant)  MUTATE_SEED=s (default 14)
 #   MUTATE_JOBS=n (default: CPUs)
-MUTATE_SAMPLE ?= 700
+MUTATE_SAMPLE ?= 500
 MUTATE_SEED ?= 14
 MUTATE_JOBS ?= $(NPROC)
 mutate:

@@ -22,6 +22,11 @@ lightest first, stopping at the first failure. A mutant is
   EQUIVALENT  listed in tests/mutate/equivalent.txt with why it cannot
               change behaviour: not run, not counted.
 
+Only the suites that run the mutated line run for a mutant: a coverage
+build (gcc --coverage) of the copy runs each needed suite once and records
+which lines it executes; a mutant on a line no suite runs survives without
+being built (--no-coverage runs every suite of the map instead).
+
 Score = killed / (killed + survived). The tree itself is never touched: the
 tool copies it to a temporary folder, builds once, gives each job a copy of
 that build, and per mutant changes one file, lets make rebuild only what
@@ -38,6 +43,7 @@ or 1 when --expect-caught found a survivor or the suite fails unmutated.
 """
 import argparse
 import glob
+import json
 import os
 import random
 import shutil
@@ -131,17 +137,110 @@ def copy_tree(dst):
         shutil.copy2(s, d, follow_symlinks=False)
 
 
+# What make builds from the sources: restored after each mutant. (The
+# scripts' own work files under build/ are theirs to clean.)
+PRODUCTS = ["obj", "libgrader.a", "grader", "tests/unit_tests"]
+
+
 def snapshot(build):
     st = {}
-    for dp, _, fs in os.walk(build):
-        for f in fs:
-            p = os.path.join(dp, f)
-            try:
-                s = os.lstat(p)
-                st[os.path.relpath(p, build)] = (s.st_size, s.st_mtime_ns)
-            except FileNotFoundError:
-                pass
+    paths = []
+    for top in PRODUCTS:
+        t = os.path.join(build, top)
+        if os.path.isdir(t):
+            paths += [os.path.join(dp, f) for dp, _, fs in os.walk(t) for f in fs]
+        elif os.path.lexists(t):
+            paths.append(t)
+    for p in paths:
+        try:
+            s = os.lstat(p)
+            st[os.path.relpath(p, build)] = (s.st_size, s.st_mtime_ns)
+        except FileNotFoundError:
+            pass
     return st
+
+
+# The grading child leaves with _exit(), which skips gcov's writing of its
+# counts: in the coverage build, _exit writes them first.
+WRAP_EXIT = """
+extern void __gcov_dump(void);
+extern void __real__exit(int);
+void __wrap__exit(int s) { __gcov_dump(); __real__exit(s); }
+"""
+
+
+def coverage(tmp, base, suites, files, jobs, took):
+    """Which suites run which lines: {file: {line: set(suites)}} and each
+    file's functions [(first, last line)], from a --coverage build of the
+    copy in which each suite runs alone. Lines no suite runs need no run."""
+    cov = os.path.join(tmp, "cov")
+    shutil.copytree(base, cov, symlinks=True, ignore=shutil.ignore_patterns("build"))
+    wrap = os.path.join(tmp, "wrap_exit")
+    with open(wrap + ".c", "w") as fh:
+        fh.write(WRAP_EXIT)
+    rc, out = sh(f"cc -c -o {wrap}.o {wrap}.c", tmp, 120)
+    cc = f"cc --coverage -Wl,--wrap=_exit {wrap}.o"
+    rc, out = sh(f"make -s -j{jobs} CC='{cc}' build/tests/unit_tests build/grader", cov, 1200,
+                 test_env())
+    if rc != 0:
+        print(out[-2000:])
+        return None
+    srcs = [f for f in files if f.endswith(".c")]
+    lines = {f: {} for f in srcs}
+    funcs = {f: [] for f in srcs}
+    for s in suites:
+        for dp, _, fs in os.walk(os.path.join(cov, "build", "obj")):
+            for f in fs:
+                if f.endswith(".gcda"):
+                    os.remove(os.path.join(dp, f))
+        t0 = time.time()
+        rc, out = sh(suite_cmd(s), cov, 900, test_env())
+        took[s] = time.time() - t0
+        if rc != 0:
+            print(out[-3000:])
+            print(f"mutate: {s} fails without any mutant: fix the suite first")
+            return "FAILED"
+        for f in srcs:
+            obj = os.path.join("build", "obj", os.path.dirname(f))
+            gcda = os.path.join(cov, obj, os.path.basename(f)[:-2] + ".gcda")
+            if not os.path.exists(gcda):
+                continue
+            rc, out = sh(f"gcov -j -t -o {obj} {f}", cov, 120)
+            for doc in out.splitlines():
+                if not doc.startswith("{"):
+                    continue
+                for fe in json.loads(doc).get("files", []):
+                    if fe.get("file") != f:
+                        continue
+                    if not funcs[f]:
+                        funcs[f] = [(fn["start_line"], fn["end_line"]) for fn in fe["functions"]]
+                    for ln in fe["lines"]:
+                        d = lines[f].setdefault(ln["line_number"], set())
+                        if ln["count"] > 0:
+                            d.add(s)
+    return lines, funcs
+
+
+def suites_for(m, cover, took, cov):
+    """The suites of the map that run the mutant's line, lightest first.
+    A line that is not code of its own (a statement's continuation) counts
+    as the code line before it in the same function; outside any function,
+    or in a header: every suite the map names."""
+    every = sorted(cover[m.file], key=lambda s: took[s])
+    if cov is None or m.file not in cov[0]:
+        return every
+    lines, funcs = cov[0][m.file], cov[1][m.file]
+    fn = [(a, b) for a, b in funcs if a <= m.lineno <= b]
+    if not fn:
+        return every
+    first = fn[0][0]
+    ln = m.lineno
+    while ln >= first and ln not in lines:
+        ln -= 1
+    run = lines.get(ln)
+    if run is None:
+        return every
+    return [s for s in every if s in run]
 
 
 class Worker:
@@ -162,6 +261,8 @@ class Worker:
                     os.remove(os.path.join(build, f))
 
     def run(self, m, src, suites, bounds):
+        if not suites:
+            return "SURVIVED", "no suite runs this line"
         path = os.path.join(self.path, m.file)
         try:
             with open(path, "w") as fh:
@@ -195,13 +296,15 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("files", nargs="*", help="sources to mutate (default: every file the map covers)")
-    ap.add_argument("--sample", type=int, default=700, help="mutants to run, 0: all (default 700)")
+    ap.add_argument("--sample", type=int, default=500, help="mutants to run, 0: all (default 500)")
     ap.add_argument("--seed", type=int, default=14, help="the sample's seed (default 14)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="mutants at once")
     ap.add_argument("--ids", help="run exactly the mutant ids in this file")
     ap.add_argument("--expect-caught", action="store_true",
                     help="fail if one of --ids survives (CI)")
     ap.add_argument("--list", action="store_true", help="list the mutants, run none")
+    ap.add_argument("--no-coverage", action="store_true",
+                    help="run every suite of the map for each mutant, not only those that run its line")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "mutate", "last.txt"))
     ap.add_argument("--map", default=os.path.join(HERE, "suites.map"))
     ap.add_argument("--equivalent", default=os.path.join(HERE, "equivalent.txt"))
@@ -259,8 +362,19 @@ def run(a, pool, srcs, cover):
             return 1
         print(f"mutate: built in {time.time() - t0:.0f} s", flush=True)
         need = sorted({s for m in pool for s in cover[m.file]})
-        took = {}
+        took, cov = {}, None
+        if not a.no_coverage:
+            t0 = time.time()
+            cov = coverage(os.path.dirname(base), base, need, sorted({m.file for m in pool}),
+                           a.jobs, took)
+            if cov == "FAILED":
+                return 1
+            print(f"mutate: which suite runs which line: {time.time() - t0:.0f} s"
+                  + ("" if cov else " (no coverage build: every suite of the map runs)"),
+                  flush=True)
         for s in need:
+            if s in took:
+                continue
             t0 = time.time()
             rc, out = sh(suite_cmd(s), base, 900, test_env())
             took[s] = time.time() - t0
@@ -268,6 +382,7 @@ def run(a, pool, srcs, cover):
                 print(out[-3000:])
                 print(f"mutate: {s} fails without any mutant: fix the suite first")
                 return 1
+        # the coverage build's times are a little longer than the real ones
         bounds = {s: 3 * took[s] + 10 for s in need}
         print("mutate: suites alone: " + ", ".join(f"{s} {took[s]:.1f} s" for s in need),
               flush=True)
@@ -277,12 +392,12 @@ def run(a, pool, srcs, cover):
             w = os.path.join(tmp, f"w{i}")
             shutil.copytree(base, w, symlinks=True)
             workers.append(Worker(base, w, state))
-        return drive(a, pool, srcs, cover, workers, took, bounds)
+        return drive(a, pool, srcs, cover, workers, took, bounds, cov)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def drive(a, pool, srcs, cover, workers, took, bounds):
+def drive(a, pool, srcs, cover, workers, took, bounds, cov):
     results = {}
     lock = threading.Lock()
     todo = list(pool)
@@ -294,8 +409,11 @@ def drive(a, pool, srcs, cover, workers, took, bounds):
                 if not todo:
                     return
                 m = todo.pop(0)
-            suites = sorted(cover[m.file], key=lambda s: took[s])
-            st, why = w.run(m, srcs[m.file], suites, bounds)
+            suites = suites_for(m, cover, took, cov)
+            try:
+                st, why = w.run(m, srcs[m.file], suites, bounds)
+            except Exception as e:   # the tool's own fault: say so, go on
+                st, why = "ERROR", repr(e)
             with lock:
                 results[m.id] = (st, why)
                 n = len(results)
@@ -328,9 +446,12 @@ def report(a, pool, results, secs):
     for m in pool:
         st = results.get(m.id, ("NOT RUN",))[0]
         r = rows.setdefault(m.file, {"KILLED": 0, "SURVIVED": 0, "STILLBORN": 0, "NOT RUN": 0})
-        r[st] += 1
+        r[st if st in r else "NOT RUN"] += 1
     print(f"\n{'file':30} {'run':>5} {'killed':>7} {'survived':>9} {'stillborn':>10} {'score':>7}")
     tot = {"KILLED": 0, "SURVIVED": 0, "STILLBORN": 0, "NOT RUN": 0}
+    errors = [m for m in pool if results.get(m.id, ("",))[0] == "ERROR"]
+    for m in errors:
+        print(f"mutate: ERROR (the tool's, not the suite's) on {m.id}: {results[m.id][1]}")
     for f in sorted(rows):
         r = rows[f]
         for k in tot:
@@ -338,6 +459,8 @@ def report(a, pool, results, secs):
         print(line_of(f, r))
     print(line_of("total", tot))
     print(f"({secs / 60:.1f} min; results in {os.path.relpath(a.out, ROOT)})")
+    if errors:
+        return 1
     if a.expect_caught and surv:
         print(f"mutate: {len(surv)} mutant(s) recorded as caught survived: a test lost its teeth")
         return 1
