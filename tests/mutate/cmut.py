@@ -141,11 +141,13 @@ def match_parens(toks):
 def owners(toks, pair):
     """For each token, the name of the function or table it is in."""
     own, name, k = [""] * len(toks), "", 0
-    depth = 0
+    depth = pdepth = 0
     last_id = ""
     while k < len(toks):
         t = toks[k]
-        if depth == 0:
+        if depth == 0 and t.kind == "op" and t.text in "()" and len(t.text) == 1:
+            pdepth += 1 if t.text == "(" else -1
+        if depth == 0 and (pdepth == 0 or (pdepth == 1 and t.text == "(")):
             if t.kind == "id" and k + 1 < len(toks) and toks[k + 1].text == "(" and \
                     t.text not in KEYWORDS and t.text != "__attribute__":
                 last_id = t.text

@@ -46,6 +46,7 @@ import glob
 import json
 import os
 import random
+import re
 import shutil
 import signal
 import subprocess
@@ -90,6 +91,37 @@ def read_ids(path):
         mid, _, why = s.partition(" ")
         ids[mid] = why.strip()
     return ids
+
+
+def read_named(path, srcs):
+    """The hand-written bugs of named.txt as mutants (see its header)."""
+    out, stale = [], []
+    text = open(path).read()
+    for block in text.split("\n=== ")[1:] if not text.startswith("=== ") else \
+            ("\n" + text).split("\n=== ")[1:]:
+        head, _, rest = block.partition("\n")
+        if not head.strip() or head.startswith("="):
+            continue
+        f, _, rest = rest.partition("\n<<<\n")
+        old, _, rest = rest.partition("\n>>>\n")
+        new, _, _ = rest.partition("===")
+        new = new[:-1] if new.endswith("\n") else new
+        if not new.strip():         # a removed line goes with its newline
+            new, old = "", old + "\n"
+        f = f.strip()
+        if f not in srcs:
+            srcs[f] = open(os.path.join(ROOT, f)).read()
+        at = srcs[f].find(old)
+        if at < 0:
+            stale.append(f"{head.strip()} ({f})")
+            continue
+        m = cmut.Mutant()
+        m.id = "named:" + re.sub(r"[^A-Za-z0-9.+-]+", "_", head.strip()).strip("_")
+        m.file, m.func, m.op, m.start, m.end, m.repl = f, "", "NAMED", at, at + len(old), new
+        m.lineno = srcs[f].count("\n", 0, at) + 1
+        m.line, m.desc = old.strip().split("\n")[0], head.strip()
+        out.append(m)
+    return out, stale
 
 
 def sh(cmd, cwd, timeout, env=None):
@@ -227,7 +259,7 @@ def suites_for(m, cover, took, cov):
     as the code line before it in the same function; outside any function,
     or in a header: every suite the map names."""
     every = sorted(cover[m.file], key=lambda s: took[s])
-    if cov is None or m.file not in cov[0]:
+    if cov is None or m.file not in cov[0] or m.op == "NAMED":
         return every
     lines, funcs = cov[0][m.file], cov[1][m.file]
     fn = [(a, b) for a, b in funcs if a <= m.lineno <= b]
@@ -261,8 +293,6 @@ class Worker:
                     os.remove(os.path.join(build, f))
 
     def run(self, m, src, suites, bounds):
-        if not suites:
-            return "SURVIVED", "no suite runs this line"
         path = os.path.join(self.path, m.file)
         try:
             with open(path, "w") as fh:
@@ -276,8 +306,9 @@ class Worker:
             if "warning:" in out:
                 return "STILLBORN", "compiles with a warning: " + \
                     next(l for l in out.splitlines() if "warning:" in l).strip()[:160]
+            if not suites:      # it compiles cleanly, and no test goes there
+                return "SURVIVED", "no suite runs this line"
             for s in suites:
-                t0 = time.time()
                 rc, out = sh(suite_cmd(s), self.path, bounds[s], test_env())
                 if rc is None:
                     return "KILLED", f"{s} (ran past {bounds[s]:.0f} s)"
@@ -303,6 +334,8 @@ def main():
     ap.add_argument("--expect-caught", action="store_true",
                     help="fail if one of --ids survives (CI)")
     ap.add_argument("--list", action="store_true", help="list the mutants, run none")
+    ap.add_argument("--named", action="store_true",
+                    help="run the hand-written bugs of tests/mutate/named.txt; each must be caught")
     ap.add_argument("--no-coverage", action="store_true",
                     help="run every suite of the map for each mutant, not only those that run its line")
     ap.add_argument("--out", default=os.path.join(ROOT, "build", "mutate", "last.txt"))
@@ -321,11 +354,29 @@ def main():
             sys.exit(f"mutate: {f}: no suite covers it on a CPU ({os.path.relpath(a.map, ROOT)})")
 
     srcs, every = {}, []
+    if a.named:
+        pool, stale = read_named(os.path.join(HERE, "named.txt"), srcs)
+        for st in stale:
+            print(f"mutate: STALE named mutant (its text is gone): {st}")
+        for m in pool:
+            if not cover.get(m.file):
+                sys.exit(f"mutate: {m.file}: not in {os.path.relpath(a.map, ROOT)}")
+        if a.list:
+            for m in pool:
+                print(f"{m.id}  {m.file}:{m.lineno}")
+            return 0
+        print(f"mutate: {len(pool)} named mutants, {a.jobs} at a time", flush=True)
+        a.expect_caught = True
+        rc = run(a, pool, srcs, cover)
+        return rc or (1 if stale else 0)
     for f in files:
         srcs[f] = open(os.path.join(ROOT, f)).read()
         every += cmut.mutants(f, srcs[f], defines_only=f.endswith(".h"))
+    # The sample is drawn from every mutant, and the equivalent ones are then
+    # left out of it: listing a mutant as equivalent changes no other pick,
+    # so runs before and after a change to equivalent.txt stay comparable.
     n_equiv = sum(1 for m in every if m.id in equiv)
-    pool = [m for m in every if m.id not in equiv]
+    pool = every
     if a.ids:
         want = read_ids(a.ids)
         pool = [m for m in pool if m.id in want]
@@ -338,6 +389,7 @@ def main():
     elif a.sample and a.sample < len(pool):
         pool = sorted(random.Random(a.seed).sample(sorted(pool, key=lambda m: m.id), a.sample),
                       key=lambda m: (m.file, m.start))
+    pool = [m for m in pool if m.id not in equiv]
     if a.list:
         for m in pool:
             print(f"{m.id}  {m.file}:{m.lineno}  {m.desc}  | {m.line}")
@@ -421,11 +473,19 @@ def drive(a, pool, srcs, cover, workers, took, bounds, cov):
                     print(f"[{n}/{len(pool)} {time.time() - t_start:.0f}s] {st} {m.id} "
                           f"{m.file}:{m.lineno} {m.desc}", flush=True)
 
-    threads = [threading.Thread(target=loop, args=(w,)) for w in workers]
+    threads = [threading.Thread(target=loop, args=(w,), daemon=True) for w in workers]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
+    try:
+        for t in threads:
+            while t.is_alive():
+                t.join(1)
+    except KeyboardInterrupt:
+        with lock:
+            todo.clear()        # the running mutants finish; no new one starts
+        print("mutate: stopped; the mutants under way finish first", flush=True)
+        for t in threads:
+            t.join()
     return report(a, pool, results, time.time() - t_start)
 
 

@@ -28,6 +28,8 @@ Suite *reference_suite(void);
 Suite *source_rules_suite(void);
 Suite *ptx_rules_suite(void);
 Suite *compile_limits_suite(void);
+Suite *verdicts_suite(void);
+Suite *rules_bounds_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -37,6 +37,8 @@ static const struct {
     {.name = "source_rules", .make = source_rules_suite},
     {.name = "ptx_rules", .make = ptx_rules_suite},
     {.name = "compile_limits", .make = compile_limits_suite},
+    {.name = "verdicts", .make = verdicts_suite},
+    {.name = "rules_bounds", .make = rules_bounds_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
