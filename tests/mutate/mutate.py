@@ -415,7 +415,9 @@ def run(a, pool, srcs, cover):
         print(f"mutate: built in {time.time() - t0:.0f} s", flush=True)
         need = sorted({s for m in pool for s in cover[m.file]})
         took, cov = {}, None
-        if not a.no_coverage:
+        # Coverage pays for itself over many mutants; the named ones and a
+        # list of ids (CI's) are few and mostly caught by the first suite.
+        if not (a.no_coverage or a.named or a.ids):
             t0 = time.time()
             cov = coverage(os.path.dirname(base), base, need, sorted({m.file for m in pool}),
                            a.jobs, took)

@@ -80,7 +80,7 @@ START_TEST(fixtures_exist)
     ck_assert_msg(n_all <= FIXTURE_MAX, "%d fixtures, more than FIXTURE_MAX (%d)", n_all,
                   FIXTURE_MAX);
     const char *groups[] = {"faulty/", "cheats/", "races/", "accepted/"};
-    for (int g = 0; g < 3; g++) {
+    for (size_t g = 0; g < sizeof groups / sizeof groups[0]; g++) {
         int n = 0;
         for (int i = 0; i < n_all; i++)
             n += !strncmp(all[i].id, groups[g], strlen(groups[g]));
