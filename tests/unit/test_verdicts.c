@@ -284,9 +284,16 @@ START_TEST(judge_rule_in_numbers)
     ck_assert_int_eq(judge(0.90, 1.0, 0.05, 0), V_ABOVE);       /* lower is better */
     ck_assert_int_eq(judge(1.10, 1.0, 0.05, 0), V_BELOW);
     ck_assert_int_eq(judge(0, 1.0, 0.05, 1), V_BELOW);
+    ck_assert_int_eq(judge(0, 1.0, 0.05, 0), V_BELOW);          /* no time is no verdict */
     ck_assert_int_eq(judge(1.0, 0, 0.05, 1), V_BELOW);
+    /* On the band's edge exactly (0.25 and 1.25 are exact in binary): too
+     * close, in both directions. */
+    ck_assert_int_eq(judge(1.25, 1.0, 0.25, 1), V_TOO_CLOSE);
+    ck_assert_int_eq(judge(0.75, 1.0, 0.25, 1), V_TOO_CLOSE);
     ck_assert_double_eq_tol(half_spread(3, 1), 0.5, 1e-12);
     ck_assert_double_eq_tol(half_spread(0, 1), 1.0, 1e-12);
+    ck_assert_double_eq_tol(half_spread(0, 0), 1.0, 1e-12);     /* not 0/0 */
+    ck_assert_double_eq_tol(physical_floor_ms(1.0, 1.0), 1e3 / (1e9 * 1.3), 1e-18);
     ck_assert_double_eq_tol(speedup_bar(0.5, 1.2, 4.0), 2.5, 1e-12);
     ck_assert_double_eq_tol(speedup_bar(0.5, 1.2, 1.2), 1.2, 1e-12);
     double odd[] = {3, 1, 2}, even[] = {4, 1, 3, 2};
