@@ -15,6 +15,7 @@
 #include "archive.h"
 #include "class.h"
 #include "compile_sandbox.h"
+#include "cuda_check.h"
 #include "knobs.h"
 #include "pipeline.h"
 #include "ptx_rules.h"
@@ -162,12 +163,26 @@ START_TEST(sandbox_toolkit_boundary)
         bad |= fopen(outside, "r") ? 2 : 0;
         bad |= open(linked, O_RDONLY) >= 0 ? 4 : 0;
         bad |= !sandbox_refused() || strcmp(sandbox_refused(), outside) ? 8 : 0;
+        /* Every entry point: the 64-bit names, and openat with a folder. */
+        bad |= fopen64(outside, "r") ? 16 : 0;
+        bad |= open64(outside, O_RDONLY) >= 0 ? 16 : 0;
+        bad |= openat64(AT_FDCWD, outside, O_RDONLY) >= 0 ? 16 : 0;
+        bad |= openat(AT_FDCWD, outside, O_RDONLY) >= 0 ? 16 : 0;
+        int at = openat64(AT_FDCWD, ok, O_RDONLY);
+        bad |= at < 0 ? 32 : 0;
+        int rel = at < 0 ? -1 : openat64(at, "ok.h", O_RDONLY);   /* relative to a fd */
+        bad |= rel >= 0 ? 64 : 0;
+        FILE *g = fopen64(ok, "r");
+        bad |= g ? 0 : 32;
+        bad |= fopen(ok, "w") ? 128 : 0;                /* never for writing */
         _exit(bad);
     }
     int st;
     ck_assert_int_eq(waitpid(pid, &st, 0), pid);
     ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "sandbox: status %d (1: toolkit file "
-                  "refused, 2: inc-evil opened, 4: link out opened, 8: refusal not kept)",
+                  "refused, 2: inc-evil opened, 4: link out opened, 8: refusal not kept, "
+                  "16: a 64-bit or openat entry let it open, 32: toolkit file refused by "
+                  "one, 64: a path relative to a folder fd opened, 128: opened to write)",
                   WIFEXITED(st) ? WEXITSTATUS(st) : -1);
 }
 END_TEST
@@ -370,6 +385,44 @@ START_TEST(archive_metadata_names_one_entry)
 }
 END_TEST
 
+/* ---- CUDA errors: each its own meaning and outcome --------------------- */
+
+START_TEST(cuda_errors_have_their_own_meaning)
+{
+    static const struct {
+        cudaError_t e;
+        const char *word;
+        enum outcome o;
+    } known[] = {
+        {cudaErrorIllegalAddress, "memory it does not own", OUT_CRASH},
+        {cudaErrorInvalidAddressSpace, "memory it does not own", OUT_CRASH},
+        {cudaErrorMisalignedAddress, "16-byte aligned", OUT_CRASH},
+        {cudaErrorLaunchOutOfResources, "must fit in 65536", OUT_RESOURCES},
+        {cudaErrorInvalidConfiguration, "block or grid shape", OUT_RESOURCES},
+        {cudaErrorIllegalInstruction, "illegal instruction", OUT_CRASH},
+        {cudaErrorHardwareStackError, "overflowed its stack", OUT_CRASH},
+        {cudaErrorAssert, "assert()", OUT_CRASH},
+        {cudaErrorLaunchFailure, "unspecified launch failure", OUT_CRASH},
+        {cudaErrorLaunchTimeout, "display driver", OUT_CRASH},
+        {cudaErrorNoDevice, "no CUDA GPU is visible", OUT_NO_GPU},
+        {cudaErrorInsufficientDriver, "no NVIDIA driver", OUT_NO_GPU},
+        {cudaErrorSystemDriverMismatch, "failing call is named below", OUT_NO_GPU},
+        {cudaErrorCompatNotSupportedOnDevice, "failing call is named below", OUT_NO_GPU},
+        {cudaErrorMemoryAllocation, "ran out of memory", OUT_INTERNAL},
+        {cudaErrorInvalidPtx, "cannot load the compiled kernel", OUT_INTERNAL},
+        {cudaErrorUnsupportedPtxVersion, "cannot load the compiled kernel", OUT_INTERNAL},
+        {cudaErrorNoKernelImageForDevice, "cannot load the compiled kernel", OUT_INTERNAL},
+        {cudaErrorInvalidValue, "failing call is named below", OUT_CRASH},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        const char *m = cuda_error_meaning(known[i].e);
+        ck_assert_msg(strstr(m, known[i].word), "%s: '%s'", cudaGetErrorName(known[i].e), m);
+        ck_assert_msg(cuda_error_outcome(known[i].e) == known[i].o, "%s: outcome %s",
+                      cudaGetErrorName(known[i].e), outcome_word(cuda_error_outcome(known[i].e)));
+    }
+}
+END_TEST
+
 Suite *rules_bounds_suite(void)
 {
     Suite *s = suite_create("rules_bounds");
@@ -381,6 +434,7 @@ Suite *rules_bounds_suite(void)
     tcase_add_test(tc, include_limit_counts_has_include);
     tcase_add_test(tc, class_cache_key_has_budget_and_timeout);
     tcase_add_test(tc, archive_metadata_names_one_entry);
+    tcase_add_test(tc, cuda_errors_have_their_own_meaning);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;

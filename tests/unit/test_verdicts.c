@@ -560,12 +560,15 @@ static void pair_oob(host_call *c)
     pair_args P = pair_of(c);
     pair_range(P, 0, P.n);
     c->ms = 0.012;
-    if (oob_where == 0)
+    if (oob_where == 0) {
+        P.b[P.n + 5] = 1.0;
         P.b[P.n + 2] = 1.0;
-    else if (oob_where == 1)
+    } else if (oob_where == 1) {
         P.a[-3] = 1.0f;
-    else
+        P.a[-1] = 1.0f;
+    } else {
         ((unsigned char *)P.y)[4 * (size_t)P.n + 100] = 0;
+    }
 }
 
 START_TEST(every_buffer_is_guarded)
@@ -574,12 +577,14 @@ START_TEST(every_buffer_is_guarded)
     oob_where = 0;
     use_kernels(&t_pair, pair_oob);
     grade_host(&t_pair, 0, &r);
+    /* The element named is the one nearest the data: after the array the
+     * first changed, before it the last. */
     expect(&r, OUT_WRONG, "Your kernel wrote outside its output array (argument 3; size 1): "
-           "8 guard bytes changed, the first at element 3 of an array of 1 doubles.");
+           "16 guard bytes changed, the first at element 3 of an array of 1 doubles.");
     oob_where = 1;
     grade_host(&t_pair, 0, &r);
     expect(&r, OUT_WRONG, "Your kernel wrote outside its output array (argument 1; size 1): "
-           "4 guard bytes changed, the first at element -3 of an array of 1 floats.");
+           "8 guard bytes changed, the first at element -1 of an array of 1 floats.");
     oob_where = 2;
     grade_host(&t_pair, 0, &r);
     expect(&r, OUT_WRONG, "Your kernel wrote outside its input array (argument 4; size 1): "
