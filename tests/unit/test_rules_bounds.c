@@ -239,15 +239,13 @@ static void one_gpu(char *name, size_t len, int *cc)
     *cc = 90;
 }
 
-/* class SUBS lesson3 --out OUT --seed 42 [extra...]: how many gradings. */
-static int gradings(const char *subs, const char *out, const char *a, const char *b,
-                     const char *c, const char *d)
+/* class_main on argv (NULL-terminated), quietly: its status; `calls` says
+ * how many gradings it made. */
+static int class_quiet(char **argv)
 {
-    char *argv[16] = {"class", (char *)subs, "lesson3", "--out", (char *)out, "--seed", "42"};
-    int argc = 7;
-    const char *extra[] = {a, b, c, d};
-    for (int i = 0; i < 4 && extra[i]; i++)
-        argv[argc++] = (char *)extra[i];
+    int argc = 0;
+    while (argv[argc])
+        argc++;
     fflush(stdout);
     fflush(stderr);
     int o = dup(1), e = dup(2), null = open("/dev/null", O_WRONLY);
@@ -263,23 +261,41 @@ static int gradings(const char *subs, const char *out, const char *a, const char
     dup2(e, 2);
     close(o);
     close(e);
-    ck_assert_int_eq(rc, 0);
+    return rc;
+}
+
+/* class SUBS lesson3 --out OUT --seed 42 [extra...]: how many gradings. */
+static int gradings(const char *subs, const char *out, const char *a, const char *b,
+                    const char *c, const char *d)
+{
+    char *argv[16] = {"class", (char *)subs, "lesson3", "--out", (char *)out, "--seed", "42"};
+    int argc = 7;
+    const char *extra[] = {a, b, c, d};
+    for (int i = 0; i < 4 && extra[i]; i++)
+        argv[argc++] = (char *)extra[i];
+    argv[argc] = NULL;
+    ck_assert_int_eq(class_quiet(argv), 0);
     return calls;
 }
 
-START_TEST(class_cache_key_has_budget_and_timeout)
+/* One student with lesson3/matmul.cu under a fresh scratch folder. */
+static void one_student(char *subs, char *out, size_t len)
 {
     char dir[] = "/tmp/rules-class-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    char subs[256], out[256], p[512];
-    snprintf(subs, sizeof subs, "%s/subs", dir);
-    snprintf(out, sizeof out, "%s/out", dir);
-    snprintf(p, sizeof p, "%s/ada", subs);
-    ck_assert_int_eq(mkdir_p(p), 0);
+    char p[512];
+    snprintf(subs, len, "%s/subs", dir);
+    snprintf(out, len, "%s/out", dir);
     snprintf(p, sizeof p, "%s/ada/lesson3", subs);
     ck_assert_int_eq(mkdir_p(p), 0);
     snprintf(p, sizeof p, "%s/ada/lesson3/matmul.cu", subs);
     put(p, "// a kernel\n");
+}
+
+START_TEST(class_cache_key_has_budget_and_timeout)
+{
+    char subs[256], out[256];
+    one_student(subs, out, sizeof subs);
     ck_assert_int_gt(gradings(subs, out, NULL, NULL, NULL, NULL), 0);
     ck_assert_int_eq(gradings(subs, out, NULL, NULL, NULL, NULL), 0);
     /* Another time limit per exercise: graded again, then kept. */
@@ -288,6 +304,34 @@ START_TEST(class_cache_key_has_budget_and_timeout)
     /* Another budget per student: likewise. */
     ck_assert_int_gt(gradings(subs, out, "--timeout", "77", "--budget", "999"), 0);
     ck_assert_int_eq(gradings(subs, out, "--timeout", "77", "--budget", "999"), 0);
+}
+END_TEST
+
+/* The command line's bounds: seconds > 0, lesson0 .. lesson14, and no
+ * lesson named means every lesson. */
+START_TEST(class_command_line_bounds)
+{
+    char subs[256], out[256];
+    one_student(subs, out, sizeof subs);
+    char *zero[] = {"class", subs, "lesson3", "--out", out, "--timeout", "0", NULL};
+    ck_assert_int_eq(class_quiet(zero), 2);
+    char *negative[] = {"class", subs, "lesson3", "--out", out, "--budget", "-1", NULL};
+    ck_assert_int_eq(class_quiet(negative), 2);
+    char *no_value[] = {"class", subs, "lesson3", "--out", out, "--seed", NULL};
+    ck_assert_int_eq(class_quiet(no_value), 2);
+    char *past[] = {"class", subs, "lesson15", "--out", out, NULL};
+    ck_assert_int_eq(class_quiet(past), 2);
+    char *unknown[] = {"class", subs, "lesson3", "--out", out, "--fast", NULL};
+    ck_assert_int_eq(class_quiet(unknown), 2);
+    char *last[] = {"class", subs, "lesson14", "--out", out, NULL};
+    ck_assert_int_eq(class_quiet(last), 0);
+    ck_assert_int_eq(calls, 0);                  /* ada has nothing of lesson 14 */
+    char *small[] = {"class", subs, "lesson3", "--out", out, "--timeout", "0.5", NULL};
+    ck_assert_int_eq(class_quiet(small), 0);
+    ck_assert_int_gt(calls, 0);
+    char *every[] = {"class", subs, "--out", out, "--regrade", NULL};
+    ck_assert_int_eq(class_quiet(every), 0);
+    ck_assert_int_gt(calls, 0);                  /* lesson 3 among all of them */
 }
 END_TEST
 
@@ -433,6 +477,7 @@ Suite *rules_bounds_suite(void)
     tcase_add_test(tc, sandbox_toolkit_boundary);
     tcase_add_test(tc, include_limit_counts_has_include);
     tcase_add_test(tc, class_cache_key_has_budget_and_timeout);
+    tcase_add_test(tc, class_command_line_bounds);
     tcase_add_test(tc, archive_metadata_names_one_entry);
     tcase_add_test(tc, cuda_errors_have_their_own_meaning);
     tcase_set_timeout(tc, 60);
