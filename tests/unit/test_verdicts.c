@@ -676,6 +676,23 @@ START_TEST(full_run_checks_the_course_versions)
 }
 END_TEST
 
+/* An exercise for newer GPUs: both capabilities named; at the exercise's
+ * own capability exactly, it is graded. */
+START_TEST(old_gpu_names_both_capabilities)
+{
+    exercise ex = t_axpy;
+    ex.min_cc = 100;
+    result r;
+    use_kernels(&ex, honest_k);
+    grade_host(&ex, 0, &r);
+    expect(&r, OUT_UNSUPPORTED, "needs a GPU of compute capability 10.0 or newer; this one "
+           "(host backend (CPU tests)) is 9.0, so it cannot be graded here.");
+    ex.min_cc = 90;
+    grade_host(&ex, 0, &r);
+    ck_assert_msg(r.outcome != OUT_UNSUPPORTED, "%s", r.message);
+}
+END_TEST
+
 Suite *verdicts_suite(void)
 {
     Suite *s = suite_create("verdicts");
@@ -706,6 +723,7 @@ Suite *verdicts_suite(void)
     tcase_add_test(tc, input_check_reads_every_chunk);
     tcase_add_test(tc, correctness_only_checks_the_student);
     tcase_add_test(tc, full_run_checks_the_course_versions);
+    tcase_add_test(tc, old_gpu_names_both_capabilities);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
