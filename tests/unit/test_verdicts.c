@@ -83,6 +83,57 @@ START_TEST(mechanism_comes_before_the_speed)
 }
 END_TEST
 
+/* The report lists every check, holding or not, whatever the verdict. */
+START_TEST(every_check_is_listed_in_the_result)
+{
+    exercise ex = with_check();
+    ex.checks[1] = (mech_check){.kind = CHECK_PTX_HAS, .text = "ld.global.f32",
+                                .why = "Load floats."};
+    result r;
+    grade_three(&ex, BIG_BASE, BIG_REF, 1.0, &r);
+    expect(&r, OUT_MECHANISM, NULL);
+    ck_assert_int_eq(r.checks[0].state, CS_FAILS);
+    ck_assert_int_eq(r.checks[1].state, CS_HOLDS);
+    ck_assert_str_eq(r.failed_check, "Load four at once.");
+}
+END_TEST
+
+/* Where grading was when a kernel faulted: the timing stage and set. */
+static void faults_when_timed(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    c->ms = 1.0;
+    if (c->timed && ++stu_timed > 3)
+        c->fault = 700;   /* cudaErrorIllegalAddress */
+}
+
+START_TEST(a_fault_in_timing_names_the_stage)
+{
+    result r;
+    stu_timed = 0;
+    t_base = BIG_BASE, t_ref = BIG_REF;
+    use_three(&t_axpy, base_k, ref_k, faults_when_timed);
+    grade_host(&t_axpy, 0, &r);
+    expect(&r, OUT_CRASH, "While timing your kernel (input set ");
+}
+END_TEST
+
+/* The folder a student's file must lie in, and the path as shown. */
+START_TEST(student_folder_and_shown_path)
+{
+    char dir[256];
+    student_folder(&t_axpy, "/x/student/t/axpy.cu", dir, sizeof dir);
+    ck_assert_str_eq(dir, "/x/student");
+    student_folder(&t_axpy, "t/axpy.cu", dir, sizeof dir);
+    ck_assert_str_eq(dir, "");
+    exercise demo = t_axpy;
+    demo.demo = 1;
+    student_folder(&demo, "/x/student/t/axpy.cu", dir, sizeof dir);
+    ck_assert_str_eq(dir, "");
+}
+END_TEST
+
 /* Every outcome the speed alone can earn, with its words. */
 START_TEST(speed_outcomes_have_their_words)
 {
@@ -698,6 +749,9 @@ Suite *verdicts_suite(void)
     Suite *s = suite_create("verdicts");
     TCase *tc = tcase_create("verdicts and bars");
     tcase_add_test(tc, mechanism_comes_before_the_speed);
+    tcase_add_test(tc, every_check_is_listed_in_the_result);
+    tcase_add_test(tc, a_fault_in_timing_names_the_stage);
+    tcase_add_test(tc, student_folder_and_shown_path);
     tcase_add_test(tc, speed_outcomes_have_their_words);
     tcase_add_test(tc, no_bar_passes_at_any_speed);
     tcase_add_test(tc, bandwidth_bar_is_a_share_of_the_copy_bandwidth);
