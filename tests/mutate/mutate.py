@@ -461,8 +461,12 @@ def run(a, pool, srcs, cover):
                 return 1
         # the coverage build's times are a little longer than the real ones
         bounds = {s: 3 * took[s] + 10 for s in need}
-        print("mutate: suites alone: " + ", ".join(f"{s} {took[s]:.1f} s" for s in need),
-              flush=True)
+        if a.ids:
+            print(f"mutate: each suite bounded at {bounds[need[0]]:.0f} s" if need else "",
+                  flush=True)
+        else:
+            print("mutate: suites alone: " + ", ".join(f"{s} {took[s]:.1f} s" for s in need),
+                  flush=True)
         state = snapshot(os.path.join(base, "build"))
         workers = []
         for i in range(a.jobs):
