@@ -48,6 +48,16 @@ START_TEST(knob_bounds_both_ends)
     ck_assert(knob_ok(&t_axpy, "BLOCK=1024"));
     ck_assert(!knob_ok(&t_axpy, "BLOCK=1025"));
     ck_assert(!knob_ok(&t_axpy, "BLOCK=-32"));
+    /* A billion is a number (out of range); past it, not a number at all. */
+    knob_settings big = {.n = 0};
+    char why[512];
+    const exercise *one[] = {&t_axpy};
+    knob_settings_add(&big, "BLOCK=1000000000", why, sizeof why);
+    ck_assert_int_eq(knob_settings_check(&big, one, 1, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "BLOCK=1000000000 is not allowed"), "%s", why);
+    knob_settings_add(&big, "BLOCK=1000000001", why, sizeof why);
+    ck_assert_int_eq(knob_settings_check(&big, one, 1, why, sizeof why), -1);
+    ck_assert_msg(strstr(why, "takes a whole number"), "%s", why);
     ck_assert(!knob_ok(&t_axpy, "BLOCK=0"));
     exercise ex = t_axpy;
     ex.knobs[0] = (knob){.name = "TILE", .def = 16, .min = 8, .max = 32, .power_of_two = 1,
@@ -72,6 +82,24 @@ START_TEST(knob_bounds_both_ends)
     ck_assert_int_eq(knob_settings_check(&ks, sel, 1, err, sizeof err), -1);
     ck_assert_msg(strstr(err, "TILE=4 is not allowed") && strstr(err, "a power of two from 8 "
                   "to 32"), "%s", err);
+}
+END_TEST
+
+/* ---- an instance's launch shape ---------------------------------------- */
+
+START_TEST(launch_shape_is_kept_per_axis)
+{
+    instance I;
+    instance_init(&I, 1);
+    inst_launch(&I, 3, 5, 7, 32, 2, 4, 96);
+    ck_assert_uint_eq(I.grid[0], 3);
+    ck_assert_uint_eq(I.grid[1], 5);
+    ck_assert_uint_eq(I.grid[2], 7);
+    ck_assert_uint_eq(I.block[0], 32);
+    ck_assert_uint_eq(I.block[1], 2);
+    ck_assert_uint_eq(I.block[2], 4);
+    ck_assert_uint_eq(I.dyn_smem, 96);
+    instance_free(&I);
 }
 END_TEST
 
@@ -472,6 +500,7 @@ Suite *rules_bounds_suite(void)
     Suite *s = suite_create("rules_bounds");
     TCase *tc = tcase_create("bounds");
     tcase_add_test(tc, knob_bounds_both_ends);
+    tcase_add_test(tc, launch_shape_is_kept_per_axis);
     tcase_add_test(tc, device_heap_symbols);
     tcase_add_test(tc, include_scan_toolkit_boundary);
     tcase_add_test(tc, sandbox_toolkit_boundary);
