@@ -8,7 +8,10 @@
  * middle, float and double), inputs past the 8 MiB check chunk, and
  * correctness-only mode. All on the host backend, through grade_in_child. */
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "pipeline.h"
 #include "stats.h"
 #include "suites.h"
@@ -729,6 +732,30 @@ START_TEST(full_run_checks_the_course_versions)
 }
 END_TEST
 
+/* A verdict goes into the result, not onto the terminal: grading a wrong
+ * kernel prints nothing (make check prints the report from the result). */
+START_TEST(a_failed_grading_prints_nothing)
+{
+    char path[] = "/tmp/verdicts-stderr-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    fflush(stderr);
+    int saved = dup(2);
+    dup2(fd, 2);
+    result r;
+    use_three(&t_axpy, honest_k, honest_k, wrong_k);
+    grade_host(&t_axpy, 0, &r);
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    off_t size = lseek(fd, 0, SEEK_END);
+    close(fd);
+    unlink(path);
+    expect(&r, OUT_WRONG, NULL);
+    ck_assert_msg(size == 0, "grading printed %ld bytes on stderr", (long)size);
+}
+END_TEST
+
 /* An exercise for newer GPUs: both capabilities named; at the exercise's
  * own capability exactly, it is graded. */
 START_TEST(old_gpu_names_both_capabilities)
@@ -780,6 +807,7 @@ Suite *verdicts_suite(void)
     tcase_add_test(tc, correctness_only_checks_the_student);
     tcase_add_test(tc, full_run_checks_the_course_versions);
     tcase_add_test(tc, old_gpu_names_both_capabilities);
+    tcase_add_test(tc, a_failed_grading_prints_nothing);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
     return s;
