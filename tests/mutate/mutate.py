@@ -278,6 +278,24 @@ def suites_for(m, cover, took, cov):
     return [s for s in every if s in run]
 
 
+def reap(path):
+    """Kill what a mutant left running in the copy `path`: a mutant can make a
+    grading child loop in a process group of its own, out of reach of the
+    suite's timeout. Found by working folder, so only the tool's own."""
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{pid}/cwd")
+        except OSError:
+            continue
+        if cwd == path or cwd.startswith(path + "/"):
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except OSError:
+                pass
+
+
 class Worker:
     def __init__(self, base, path, base_build_state):
         self.base, self.path, self.state = base, path, base_build_state
@@ -323,6 +341,7 @@ class Worker:
                     return "KILLED", f"{s}: {what}"
             return "SURVIVED", ""
         finally:
+            reap(self.path)
             self.restore(m.file)
 
 
