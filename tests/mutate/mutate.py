@@ -307,11 +307,12 @@ class Worker:
         now = snapshot(build)
         for f, st in now.items():
             if self.state.get(f) != st:
-                src = os.path.join(self.base, "build", f)
+                src, dst = os.path.join(self.base, "build", f), os.path.join(build, f)
+                # Replaced, not written into: a binary still running (a
+                # grader a script left behind) cannot be opened for writing.
+                os.remove(dst)
                 if os.path.exists(src):
-                    shutil.copy2(src, os.path.join(build, f))
-                else:
-                    os.remove(os.path.join(build, f))
+                    shutil.copy2(src, dst)
 
     def run(self, m, src, suites, bounds):
         path = os.path.join(self.path, m.file)
