@@ -84,6 +84,7 @@ help:
 	@echo "  make slides-pdf           one handout PDF per lesson: each slide, then its notes"
 	@echo "  make test                 the course's test suite (GPU part skipped without a GPU)"
 	@echo "      TEST_JOBS=n            parts of the CPU suite run at once (default: CPUs + 1)"
+	@echo "  make mutate               does the CPU suite catch a broken grader? (mutation score, ~30 min)"
 	@echo "  make clean                remove build/ and generated slides"
 
 all: grader

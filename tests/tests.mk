@@ -91,3 +91,26 @@ test-gpu: $(GPU_BIN) $(GRADER)
 .PHONY: check-package test-slides test-cpu-build
 
 include tests/class/class.mk
+
+# Mutation testing (tests/mutate/mutate.py): does the CPU suite fail when
+# the grader is wrong? Generic mutants of grader/, each built and tested in
+# a copy of the tree (the tree itself is never changed); prints the
+# survivors and the score per file. About 30 minutes on 2 cores.
+#   MUTATE_FILES="grader/stats.c ..."  only these files (default: every file
+#                                      tests/mutate/suites.map covers)
+#   MUTATE_SAMPLE=n (default 500; 0: every mutant)  MUTATE_SEED=s (default 14)
+#   MUTATE_JOBS=n (default: CPUs)
+MUTATE_SAMPLE ?= 500
+MUTATE_SEED ?= 14
+MUTATE_JOBS ?= $(NPROC)
+mutate:
+	@python3 tests/mutate/mutate.py --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
+	  --jobs $(MUTATE_JOBS) $(MUTATE_FILES)
+
+# The CI sample: mutants recorded as caught (tests/mutate/ci-mutants.txt)
+# must still be caught.
+mutate-ci:
+	@python3 tests/mutate/mutate.py --ids tests/mutate/ci-mutants.txt --expect-caught \
+	  --jobs $(MUTATE_JOBS)
+
+.PHONY: mutate mutate-ci

@@ -8,6 +8,7 @@
 #define TESTS_UNIT_PIPELINE_H
 
 #include "device_host.h"
+#include "grade.h"
 #include "result.h"
 
 /* z = a*x + y over n floats; knob BLOCK (threads per block, default 256).
@@ -17,6 +18,20 @@ extern const exercise t_axpy;
 /* z[i] = coef[i % 16] * x[i], coef in constant memory (inst_constant). */
 extern const exercise t_table;
 #define TABLE 16
+
+/* Two outputs in any order, of two element types: (a, x, b, y, n) with
+ * a[i] = x[i] + y[i] (float) and b[i] = x[i] * y[i] (double), the outputs
+ * first and in the middle. Checked at 1, 100, 1000; timed at 4096; speedup
+ * bar as t_axpy's. */
+extern const exercise t_pair;
+typedef struct pair_args {
+    float *a, *x, *y;
+    double *b;
+    int n;
+} pair_args;
+pair_args pair_of(const host_call *c);
+/* a and b right for i in [from, to). */
+void pair_range(pair_args P, int from, int to);
 
 /* The builds, for tests that make a variant of an exercise. */
 void axpy_build(instance *I, size_t n, const int *knobs, const device_facts *dev);
@@ -52,9 +67,19 @@ host_module student_module(const exercise *ex, host_fn fn);
 /* The reference solution's module, likewise. */
 host_module solution_module(const exercise *ex, host_fn fn);
 
+/* The baseline's module, likewise. */
+host_module baseline_module(const exercise *ex, host_fn fn);
+/* Register three kernels of one's own: the baseline, the reference and
+ * the student's (PTX and resources as use_kernels gives them). */
+void use_three(const exercise *ex, host_fn baseline, host_fn solution, host_fn student);
+
 /* Grade ex (knob BLOCK = block, 0: the default) on the host backend in a
  * child, as make check does. */
 void grade_host(const exercise *ex, int block, result *r);
+/* The options grade_host uses, for a test that changes one (time budget,
+ * correctness-only, seed) and grades with grade_host_opts. */
+grade_opts host_opts(void);
+void grade_host_opts(const exercise *ex, const grade_opts *o, result *r);
 /* The outcome must be `o` and the message contain `text` (may be NULL). */
 void expect(const result *r, enum outcome o, const char *text);
 

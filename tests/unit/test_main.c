@@ -42,6 +42,8 @@ static const struct {
     {.name = "printf", .make = printf_suite},
     {.name = "hints", .make = hints_suite},
     {.name = "knockout", .make = knockout_suite},
+    {.name = "verdicts", .make = verdicts_suite},
+    {.name = "rules_bounds", .make = rules_bounds_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

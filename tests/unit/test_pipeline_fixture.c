@@ -85,6 +85,75 @@ const exercise t_table = {
     .bar_floor = 1.2,
 };
 
+static void pair_build(instance *I, size_t n, const int *knobs, const device_facts *dev)
+{
+    (void)knobs, (void)dev;
+    double *a = inst_output(I, n, ELEM_F32);
+    float *x = inst_input(I, n, ELEM_F32);
+    double *b = inst_output(I, n, ELEM_F64);
+    float *y = inst_input(I, n, ELEM_F32);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t u = inst_u32(I);
+        x[i] = half_word(u);
+        y[i] = half_word(u >> 16);
+        a[i] = (double)(x[i] + y[i]);
+        b[i] = (double)x[i] * y[i];
+    }
+    inst_arg_int(I, (int)n);
+    inst_launch(I, (unsigned)((n + 255) / 256), 1, 1, 256, 1, 1, 0);
+    inst_bytes_moved(I, 20.0 * (double)n);
+}
+
+const exercise t_pair = {
+    .lesson = 0,
+    .name = "t_pair",
+    .title = "test: two outputs, first and in the middle",
+    .file = "t/pair.cu",
+    .kernel = "pair",
+    .check_sizes = {1, 100, 1000, 0},
+    .time_size = 4096,
+    .build = pair_build,
+    .rtol = 1e-6,
+    .atol = 1e-7,
+    .bar = BAR_SPEEDUP,
+    .bar_share = 0.5,
+    .bar_floor = 1.2,
+};
+
+pair_args pair_of(const host_call *c)
+{
+    pair_args P = {
+        .a = *(float **)c->args[0],
+        .x = *(float **)c->args[1],
+        .b = *(double **)c->args[2],
+        .y = *(float **)c->args[3],
+        .n = *(const int *)c->args[4],
+    };
+    return P;
+}
+
+void pair_range(pair_args P, int from, int to)
+{
+    for (int i = from; i < to; i++) {
+        P.a[i] = P.x[i] + P.y[i];
+        P.b[i] = (double)P.x[i] * P.y[i];
+    }
+}
+
+static void pair_baseline(host_call *c)
+{
+    pair_args P = pair_of(c);
+    pair_range(P, 0, P.n);
+    c->ms = T_BASE;
+}
+
+static void pair_solution(host_call *c)
+{
+    pair_args P = pair_of(c);
+    pair_range(P, 0, P.n);
+    c->ms = t_solution;
+}
+
 axpy_args axpy_of(const host_call *c)
 {
     axpy_args A = {
@@ -153,7 +222,7 @@ static host_module module_at(const char *dir, const exercise *ex, host_fn fn, do
 host_module student_module(const exercise *ex, host_fn fn)
 {
     host_module m = module_at("student", ex, fn, 32);
-    if (ex == &t_table)
+    if (ex->build == table_build)
         m.globals[0] = (host_global){.symbol = "coef", .at = student_coef, .bytes = sizeof student_coef};
     return m;
 }
@@ -161,28 +230,44 @@ host_module student_module(const exercise *ex, host_fn fn)
 host_module solution_module(const exercise *ex, host_fn fn)
 {
     host_module m = module_at("solutions", ex, fn, 32);
-    if (ex == &t_table)
+    if (ex->build == table_build)
         m.globals[0] = (host_global){.symbol = "coef", .at = sol_coef, .bytes = sizeof sol_coef};
     return m;
 }
 
-void use_kernels(const exercise *ex, host_fn student)
+host_module baseline_module(const exercise *ex, host_fn fn)
 {
-    int table = ex == &t_table;
+    host_module m = module_at("grader/baselines", ex, fn, 16);
+    if (ex->build == table_build)
+        m.globals[0] = (host_global){.symbol = "coef", .at = base_coef, .bytes = sizeof base_coef};
+    return m;
+}
+
+void use_three(const exercise *ex, host_fn baseline, host_fn solution, host_fn student)
+{
     host_reset();
-    host_module base = module_at("grader/baselines", ex, table ? table_baseline : axpy_baseline, 16);
-    if (table)
-        base.globals[0] = (host_global){.symbol = "coef", .at = base_coef, .bytes = sizeof base_coef};
-    host_module sol = solution_module(ex, table ? table_solution : axpy_solution);
+    host_module base = baseline_module(ex, baseline);
+    host_module sol = solution_module(ex, solution);
     host_module stu = student_module(ex, student);
     ck_assert_int_eq(host_add(&base), 0);
     ck_assert_int_eq(host_add(&sol), 0);
     ck_assert_int_eq(host_add(&stu), 0);
 }
 
-void grade_host(const exercise *ex, int block, result *r)
+/* An exercise made from t_pair (a copy with other bars or tolerances)
+ * gets the pair kernels: its build says which it is. */
+void use_kernels(const exercise *ex, host_fn student)
 {
-    int knobs[MAX_KNOBS] = {block};
+    if (ex->build == table_build)
+        use_three(ex, table_baseline, table_solution, student);
+    else if (ex->build == pair_build)
+        use_three(ex, pair_baseline, pair_solution, student);
+    else
+        use_three(ex, axpy_baseline, axpy_solution, student);
+}
+
+grade_opts host_opts(void)
+{
     grade_opts o = {
         .root = ".",
         .student_dir = "student",
@@ -191,7 +276,20 @@ void grade_host(const exercise *ex, int block, result *r)
         .time_budget_s = 0.02,
         .device = &device_host,
     };
+    return o;
+}
+
+void grade_host(const exercise *ex, int block, result *r)
+{
+    int knobs[MAX_KNOBS] = {block};
+    grade_opts o = host_opts();
     grade_in_child(ex, knobs, &o, 20, r);
+}
+
+void grade_host_opts(const exercise *ex, const grade_opts *o, result *r)
+{
+    int knobs[MAX_KNOBS] = {0};
+    grade_in_child(ex, knobs, o, 20, r);
 }
 
 void expect(const result *r, enum outcome o, const char *text)

@@ -377,6 +377,20 @@ START_TEST(latency_bound_lessons)
 }
 END_TEST
 
+/* The loop test above returns early for every exercise that is not an
+ * asynchronous ring: without one in the registry it would pass testing
+ * nothing. */
+START_TEST(an_async_ring_exists)
+{
+    const exercise *all[MAX_REGISTERED];
+    int n = registered_exercises(all, MAX_REGISTERED), rings = 0;
+    for (int e = 0; e < n && e < MAX_REGISTERED; e++)
+        rings += uses_cp_async(all[e]) && knob_index(all[e], "BLOCKS_PER_SM") >= 0;
+    ck_assert_msg(rings > 0, "no exercise checks for cp.async and has a BLOCKS_PER_SM knob: "
+                  "async_ring_has_stress_instance tests nothing");
+}
+END_TEST
+
 Suite *specs_suite(void)
 {
     const exercise *all[MAX_REGISTERED];
@@ -398,6 +412,7 @@ Suite *specs_suite(void)
     tcase_add_loop_test(tc, checks_teach, 0, n);
     tcase_add_loop_test(tc, async_ring_has_stress_instance, 0, n);
     tcase_add_loop_test(tc, latency_bound_lessons, 0, n);
+    tcase_add_test(tc, an_async_ring_exists);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("files");
