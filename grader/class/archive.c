@@ -4,6 +4,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <dirent.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -16,7 +17,6 @@
 #include "archive.h"
 #include "clock.h"
 
-#define ERR(...) snprintf(r->err, r->elen, __VA_ARGS__)
 
 uint32_t crc32_of(const void *data, size_t len)
 {
@@ -45,6 +45,17 @@ typedef struct reader {
     size_t elen;
     int capped;                /* a cap stopped the reading: stop everything */
 } reader;
+
+/* Why the reading stopped, in the caller's buffer (archive.h's one error
+ * rule: the reason for the student's row, never a print). */
+__attribute__((format(printf, 2, 3)))
+static void reader_err(reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->elen, fmt, ap);
+    va_end(ap);
+}
 
 /* Control bytes and bytes that are not UTF-8 as '?': an error message
  * quotes names, and reaches terminals and JSON. */
@@ -76,11 +87,11 @@ static int count_entry(reader *r, const arc_entry *e)
     r->bytes += e->size;
     char name[200];
     if (r->entries > ARC_MAX_ENTRIES) {
-        ERR("more than %d entries (not counting ignored folders such as build/): the rest "
+        reader_err(r, "more than %d entries (not counting ignored folders such as build/): the rest "
             "were not read", ARC_MAX_ENTRIES);
     } else if (r->bytes > ARC_MAX_BYTES) {
         shown(e->name, name, sizeof name);
-        ERR("more than %llu MB of content (not counting ignored folders) by %s: the rest "
+        reader_err(r, "more than %llu MB of content (not counting ignored folders) by %s: the rest "
             "was not read", ARC_MAX_BYTES >> 20, name);
     } else
         return 0;
@@ -93,7 +104,7 @@ static int out_of_time(reader *r)
     if (now_s() <= r->deadline)
         return 0;
     if (!r->capped)
-        ERR("reading it took more than %d s: the rest was not read", ARC_MAX_SECONDS);
+        reader_err(r, "reading it took more than %d s: the rest was not read", ARC_MAX_SECONDS);
     r->capped = 1;
     return 1;
 }
@@ -262,9 +273,9 @@ static int read_entries(reader *r, struct archive *a, const char *prefix, int le
         if (rc < ARCHIVE_WARN) {
             const char *why = archive_error_string(a) ? archive_error_string(a) : "?";
             if (count)
-                ERR("damaged after entry %d (%s): the rest was not read", count, why);
+                reader_err(r, "damaged after entry %d (%s): the rest was not read", count, why);
             else
-                ERR("not a tar or zip archive, or damaged at its start (%s)", why);
+                reader_err(r, "not a tar or zip archive, or damaged at its start (%s)", why);
             return -1;
         }
         char name[4200];
@@ -285,7 +296,7 @@ static int read_entries(reader *r, struct archive *a, const char *prefix, int le
                 return -1;
         } else if (slot >= 0 && e.type == ENTRY_FILE) {
             if (read_content(r, a, &e, slot) != 0) {
-                ERR("damaged: it ends inside entry %d, or its content is broken: the rest was not read", count + 1);
+                reader_err(r, "damaged: it ends inside entry %d, or its content is broken: the rest was not read", count + 1);
                 return -1;
             }
         }
@@ -296,7 +307,7 @@ static int read_opened(reader *r, struct archive *a, int opened)
 {
     int rc;
     if (opened != ARCHIVE_OK) {
-        ERR("cannot be read as an archive (%s)", archive_error_string(a)
+        reader_err(r, "cannot be read as an archive (%s)", archive_error_string(a)
             ? archive_error_string(a) : "?");
         rc = -1;
     } else
@@ -482,7 +493,7 @@ static int walk_dir(reader *r, int dfd, const char *prefix, int depth)
         if (depth >= ARC_MAX_DEPTH) {
             char name[300];
             shown(rel, name, sizeof name);
-            ERR("folders nested deeper than %d: %s was not read", ARC_MAX_DEPTH, name);
+            reader_err(r, "folders nested deeper than %d: %s was not read", ARC_MAX_DEPTH, name);
             rc = -1;
             break;
         }

@@ -28,6 +28,7 @@
 #include "grade_internal.h"
 #include "knockout.h"
 #include "verify.h"
+#include "child_fail.h"
 
 #define KNOCK_SEED_SALT 0x6b6e6f636bull   /* "knock": set B's seed */
 /* A dead or token mechanism scores near 0 on both; a real one 100 (data)
@@ -138,7 +139,7 @@ static void census(const device_ops *D, const arena *ar, const instance *A, line
 {
     static unsigned char *got;
     if (!got && !(got = malloc(CHUNK + KNOCK_LINE)))
-        abort();
+        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory for the knock-out run's census of prefetched lines.");
     memset(c, 0, sizeof *c);
     for (int b = 0; b < A->nbufs; b++) {
         if (A->bufs[b].is_output)

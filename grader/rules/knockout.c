@@ -4,6 +4,7 @@
 #include <string.h>
 #include "knockout.h"
 #include "knockout_staged.h"
+#include "child_fail.h"
 
 static int is_async_copy(const char *op)
 {
@@ -182,7 +183,7 @@ static char **split_lines(char *text, int *n)
         cap += *p == '\n';
     char **lines = malloc(sizeof *lines * (size_t)cap);
     if (!lines)
-        abort();
+        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while splitting the kernel's PTX into lines (%d lines).", cap);
     *n = 0;
     for (char *p = text; p;) {
         lines[(*n)++] = p;

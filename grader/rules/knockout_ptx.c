@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "knockout_ptx.h"
+#include "child_fail.h"
 
 void sb_add(sbuf *b, const char *fmt, ...)
 {
@@ -18,7 +19,7 @@ void sb_add(sbuf *b, const char *fmt, ...)
         }
         b->cap = b->cap * 2 + (size_t)(n > 0 ? n : 0) + 256;
         if (!(b->s = realloc(b->s, b->cap)))
-            abort();
+            child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while rewriting the kernel's PTX for the knock-out run (%zu bytes).", b->cap);
     }
 }
 

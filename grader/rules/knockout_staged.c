@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "knockout_staged.h"
+#include "child_fail.h"
 
 static int find_reg(const staged *s, const char *reg)
 {
@@ -105,7 +106,7 @@ void staged_collect(char **lines, int n, staged *s)
     char type[16], prefix[KO_REG_LEN], regs[4][KO_REG_LEN];
     int count;
     if (!code)
-        abort();
+        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while following the values the kernel stores to shared memory (%d PTX lines).", n);
     for (int i = 0; i < n; i++) {
         if (parse_reg_decl(lines[i], type, prefix, &count) && s->nprefix < MAX_PREFIX) {
             strcpy(s->type[s->nprefix], type);
