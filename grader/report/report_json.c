@@ -104,6 +104,63 @@ static void in_flight_json(FILE *f, const result *r)
     num(f, "in_flight_share", have > 0 && need > 0 ? have / need : NAN, 0);
 }
 
+/* The record's words: who it is, the outcome, the message, what the
+ * kernel printed and the patterns diagnosed. */
+static void words_json(FILE *f, const exercise *ex, const result *r)
+{
+    fprintf(f, "    {\"lesson\": %d, \"name\": ", ex->lesson);
+    json_escape(f, ex->name);
+    fputs(", \"title\": ", f);
+    json_escape(f, ex->title);
+    fputs(", \"file\": ", f);
+    json_escape(f, ex->file);
+    fprintf(f, ", \"demo\": %s, \"outcome\": ", ex->demo ? "true" : "false");
+    json_escape(f, outcome_word(r->outcome));
+    fprintf(f, ", \"passed\": %s, \"message\": ", outcome_is_pass(r->outcome) ? "true" : "false");
+    json_escape(f, r->message);
+    fputs(", \"detail\": ", f);
+    json_escape(f, r->detail);
+    /* The first correctness launch's output: its first lines, and how much in all. */
+    fputs(", \"printed\": ", f);
+    json_escape(f, r->printed);
+    fprintf(f, ", \"printed_lines\": %ld, \"printed_bytes\": %ld, \"diagnoses\": [",
+            r->printed_lines, r->printed_bytes);
+    for (unsigned bit = 1, first = 1; bit; bit <<= 1)
+        if ((r->diags & bit) && diagnose_name(bit)) {
+            fprintf(f, "%s\"%s\"", first ? "" : ", ", diagnose_name(bit));
+            first = 0;
+        }
+    fputc(']', f);
+}
+
+/* Where and how it ran, and the timings when there are any. */
+static void run_json(FILE *f, const exercise *ex, const result *r)
+{
+    fputs(", \"gpu\": ", f);
+    json_escape(f, r->gpu);
+    fprintf(f, ", \"compute_capability\": %d, \"seed\": %llu, \"knobs\": {", r->cc, r->seed);
+    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
+        fprintf(f, "%s\"%s\": %d", k ? ", " : "", ex->knobs[k].name, r->knobs[k]);
+    fputs("}, \"bar_kind\": ", f);
+    json_escape(f, bar_kind_name(ex->bar));
+    fputs(", ", f);
+    if (!r->timed)
+        return;
+    num(f, "baseline_ms", r->time[V_BASELINE].ms, 0);
+    num(f, "student_ms", r->time[V_STUDENT].ms, 0);
+    num(f, "solution_ms", r->time[V_SOLUTION].ms, 0);
+    num(f, "speedup", r->speedup, 0);
+    num(f, "solution_speedup", r->ref_speedup, 0);
+    num(f, "measure", r->measure, 0);
+    num(f, "bar", r->bar, 0);
+    num(f, "student_gbps", r->time[V_STUDENT].gbps, 0);
+    num(f, "copy_gbps", r->copy_gbps, 0);
+    num(f, "noise", r->noise, 0);
+    if (ex->latency_bound)
+        in_flight_json(f, r);
+    fprintf(f, "\"rounds\": %d, \"remeasured\": %d, ", r->time[V_STUDENT].reps, r->remeasured);
+}
+
 int write_json_report(const char *path, const graded *g, int n, const char *mode)
 {
     FILE *f = fopen(path, "w");
@@ -115,53 +172,8 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
     for (int i = 0; i < n; i++) {
         const exercise *ex = g[i].ex;
         const result *r = &g[i].r;
-        fprintf(f, "    {\"lesson\": %d, \"name\": ", ex->lesson);
-        json_escape(f, ex->name);
-        fputs(", \"title\": ", f);
-        json_escape(f, ex->title);
-        fputs(", \"file\": ", f);
-        json_escape(f, ex->file);
-        fprintf(f, ", \"demo\": %s, \"outcome\": ", ex->demo ? "true" : "false");
-        json_escape(f, outcome_word(r->outcome));
-        fprintf(f, ", \"passed\": %s, \"message\": ", outcome_is_pass(r->outcome) ? "true" : "false");
-        json_escape(f, r->message);
-        fputs(", \"detail\": ", f);
-        json_escape(f, r->detail);
-        /* The first correctness launch's output: its first lines, and how much in all. */
-        fputs(", \"printed\": ", f);
-        json_escape(f, r->printed);
-        fprintf(f, ", \"printed_lines\": %ld, \"printed_bytes\": %ld, \"diagnoses\": [",
-                r->printed_lines, r->printed_bytes);
-        for (unsigned bit = 1, first = 1; bit; bit <<= 1)
-            if ((r->diags & bit) && diagnose_name(bit)) {
-                fprintf(f, "%s\"%s\"", first ? "" : ", ", diagnose_name(bit));
-                first = 0;
-            }
-        fputc(']', f);
-        fputs(", \"gpu\": ", f);
-        json_escape(f, r->gpu);
-        fprintf(f, ", \"compute_capability\": %d, \"seed\": %llu, \"knobs\": {", r->cc, r->seed);
-        for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
-            fprintf(f, "%s\"%s\": %d", k ? ", " : "", ex->knobs[k].name, r->knobs[k]);
-        fputs("}, \"bar_kind\": ", f);
-        json_escape(f, bar_kind_name(ex->bar));
-        fputs(", ", f);
-        if (r->timed) {
-            num(f, "baseline_ms", r->time[V_BASELINE].ms, 0);
-            num(f, "student_ms", r->time[V_STUDENT].ms, 0);
-            num(f, "solution_ms", r->time[V_SOLUTION].ms, 0);
-            num(f, "speedup", r->speedup, 0);
-            num(f, "solution_speedup", r->ref_speedup, 0);
-            num(f, "measure", r->measure, 0);
-            num(f, "bar", r->bar, 0);
-            num(f, "student_gbps", r->time[V_STUDENT].gbps, 0);
-            num(f, "copy_gbps", r->copy_gbps, 0);
-            num(f, "noise", r->noise, 0);
-            if (ex->latency_bound)
-                in_flight_json(f, r);
-            fprintf(f, "\"rounds\": %d, \"remeasured\": %d, ", r->time[V_STUDENT].reps,
-                    r->remeasured);
-        }
+        words_json(f, ex, r);
+        run_json(f, ex, r);
         fprintf(f, "\"checked_without_gpu\": %s, \"checks\": ", r->no_gpu ? "true" : "false");
         checks_json(f, ex, r);
         fputs(", \"resources\": {\"baseline\": ", f);
