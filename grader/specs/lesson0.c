@@ -2,6 +2,7 @@
  *
  * Graded by `make check lesson0` (build/grader check lesson0). */
 #include "../spec.h"
+#include "spec_macros.h"
 
 /* A float in [-1, 1) with 16 random bits: k / 32768 is exact in float, so the
  * inputs the GPU reads are exactly the values the reference uses. */
@@ -48,7 +49,7 @@ static const exercise saxpy = {
                     "report\" and \"Two floors\"",
     .min_cc = 0,
     .demo = 0,
-    .knobs = { { 0 } },
+    .knobs = { { .name = NULL } }, /* none */
     /* 1 and 1000 leave most threads idle; 4097 is not a multiple of 32; 2^20
      * and the timing size need several elements per thread. */
     .check_sizes = { 1, 1000, 4097, (size_t)1 << 20, 0 },
@@ -59,7 +60,7 @@ static const exercise saxpy = {
     .bar = BAR_BANDWIDTH,
     .bar_share = 0.5,
     .bar_floor = 0.0,
-    .checks = { { CHECK_NONE } },
+    .checks = { CHECKS_END },
 };
 
 const exercise *const lesson0_exercises[] = { &saxpy, NULL };

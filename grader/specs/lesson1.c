@@ -2,6 +2,7 @@
  *
  * Graded by `make check lesson1` (build/grader check lesson1). */
 #include "../spec.h"
+#include "spec_macros.h"
 
 /* A float in [lo, lo + 2*half) from 24 random bits. */
 static float rnd_f(instance *I, float lo, float half)
@@ -44,9 +45,8 @@ static const exercise shared_hog = {
     .min_cc = 0,
     .demo = 0,
     .knobs = {
-        { "BLOCKDIMX", 128, 64, 1024, 1,
-          "threads per block (blockDim.x), a compile-time constant" },
-        { NULL },
+        [SH_BLOCKDIMX] = { .name = "BLOCKDIMX", .def = 128, .min = 64, .max = 1024,
+          .power_of_two = 1, .what = "threads per block (blockDim.x), a compile-time constant" },
     },
     /* 1: both halos clamp into one element; 127, 1000, 4097: partial last
      * blocks; 1 << 20: many blocks. */
@@ -65,18 +65,18 @@ static const exercise shared_hog = {
     .bar_share = 0.5,
     .bar_floor = 1.5,
     .checks = {
-        { CHECK_MIN_OCCUPANCY, NULL, 75, NULL,
-          "An SM reserves the whole declared size of a __shared__ array for "
-          "every resident block (plus 1 KB the system keeps per block from "
-          "compute capability 8.0 on), used "
-          "or not. A 48 KB tile lets four blocks share an H100 SM's 228 KB: 4 "
-          "x 128 threads = 512 of 2048 thread slots, 25%. One block of this "
-          "kernel reads BLOCKDIMX + 2 floats; declared at that size (520 "
-          "bytes), 16 blocks fit and the thread limit, not shared memory, sets"
-          " occupancy (100%). Each thread has one 4-byte load in flight, so "
-          "fewer resident warps means fewer bytes in flight and less "
-          "bandwidth." },
-        { CHECK_NONE },
+        MIN_OCCUPANCY(75,
+            "An SM reserves the whole declared size of a __shared__ array for "
+            "every resident block (plus 1 KB the system keeps per block from "
+            "compute capability 8.0 on), used "
+            "or not. A 48 KB tile lets four blocks share an H100 SM's 228 KB: 4 "
+            "x 128 threads = 512 of 2048 thread slots, 25%. One block of this "
+            "kernel reads BLOCKDIMX + 2 floats; declared at that size (520 "
+            "bytes), 16 blocks fit and the thread limit, not shared memory, sets"
+            " occupancy (100%). Each thread has one 4-byte load in flight, so "
+            "fewer resident warps means fewer bytes in flight and less "
+            "bandwidth."),
+        CHECKS_END,
     },
 };
 
@@ -134,10 +134,10 @@ static const exercise register_hog = {
     .min_cc = 0,
     .demo = 0,
     .knobs = {
-        { "CH", 64, 1, 64, 0, "channels per image, a compile-time constant" },
-        { "SMEM_PAD_KB", 0, 0, 200, 0,
-          "unused dynamic shared memory per block (KB), to lower occupancy" },
-        { NULL },
+        [RH_CH] = { .name = "CH", .def = 64, .min = 1, .max = 64,
+          .what = "channels per image, a compile-time constant" },
+        [RH_SMEM_PAD_KB] = { .name = "SMEM_PAD_KB", .def = 0, .min = 0, .max = 200,
+          .what = "unused dynamic shared memory per block (KB), to lower occupancy" },
     },
     /* In elements, at CH = 64: 1 pixel; 1000 pixels as 4 images of 250;
      * 4099 pixels (one image, partial last block); 65540 pixels as 4 images
@@ -159,21 +159,21 @@ static const exercise register_hog = {
     .checks = {
         /* Local memory first: a kernel capped with __launch_bounds__ while its
          * values are still live fails both, and the spill is the lesson. */
-        { CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-          "Capping registers with __launch_bounds__ or -maxrregcount while the"
-          " values are still live makes ptxas spill them: each spilled value "
-          "is a store and a load through the cache hierarchy. Shorten the live"
-          " ranges instead, so the registers fall without spilling." },
-        { CHECK_MAX_REGS, NULL, 40, NULL,
-          "The SM's 65,536 registers are shared by all resident threads: at "
-          "146 registers (what ptxas gives the stub for sm_90) a 256-thread "
-          "block takes more than half of them, so one block fits per SM, 12.5%"
-          " occupancy. At 40 or fewer, six blocks fit (75%); at 32 or fewer, "
-          "all eight (100%). The stub keeps 2 x CH scale and shift values live"
-          " in registers for the whole thread although each is used once; the "
-          "reference reads them where they are used and needs about 26 (sm_90,"
-          " CUDA 13.0)." },
-        { CHECK_NONE },
+        MAX_LOCAL_BYTES(0,
+            "Capping registers with __launch_bounds__ or -maxrregcount while the"
+            " values are still live makes ptxas spill them: each spilled value "
+            "is a store and a load through the cache hierarchy. Shorten the live"
+            " ranges instead, so the registers fall without spilling."),
+        MAX_REGS(40,
+            "The SM's 65,536 registers are shared by all resident threads: at "
+            "146 registers (what ptxas gives the stub for sm_90) a 256-thread "
+            "block takes more than half of them, so one block fits per SM, 12.5%"
+            " occupancy. At 40 or fewer, six blocks fit (75%); at 32 or fewer, "
+            "all eight (100%). The stub keeps 2 x CH scale and shift values live"
+            " in registers for the whole thread although each is used once; the "
+            "reference reads them where they are used and needs about 26 (sm_90,"
+            " CUDA 13.0)."),
+        CHECKS_END,
     },
 };
 

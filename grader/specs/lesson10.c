@@ -6,28 +6,35 @@
  * Graded by `make check lesson10` (build/grader check lesson10).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
 /* Both use lesson 9's asynchronous ring, so both check at the stress
  * instance (prefetch_model.h). At the default 4 blocks per SM it is the
  * plain instance; it matters when a student sets BLOCKS_PER_SM lower. */
 
-/* 10a knobs: BLOCKDIMX, PDIST, PADDING, BLOCKS_PER_SM */
+enum { PD_BLOCKDIMX, PD_PDIST, PD_PADDING, PD_BLOCKS_PER_SM }; /* 10a */
+
 static void build_padded(instance *I, size_t size, const int *knobs, const device_facts *dev)
 {
-    prefetch_ring_build(I, size, knobs[0], knobs[1], knobs[3], dev);
+    prefetch_ring_build(I, size, knobs[PD_BLOCKDIMX], knobs[PD_PDIST], knobs[PD_BLOCKS_PER_SM],
+                        dev);
 }
 
 static long smem_padded(const int *knobs)
 {
-    return 8L * knobs[0] * (knobs[1] + knobs[2]);
+    return 8L * knobs[PD_BLOCKDIMX] * (knobs[PD_PDIST] + knobs[PD_PADDING]);
 }
 
-/* 10b knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+enum { IM_BLOCKDIMX, IM_PDIST, IM_BLOCKS_PER_SM }; /* 10b */
+_Static_assert((int)IM_BLOCKDIMX == (int)PM_K_BLOCKDIMX && (int)IM_PDIST == (int)PM_K_PDIST,
+               "pm_smem_pdist_blockdimx reads BLOCKDIMX and PDIST first");
+
 static void build_index_major(instance *I, size_t size, const int *knobs,
                               const device_facts *dev)
 {
-    prefetch_ring_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+    prefetch_ring_build(I, size, knobs[IM_BLOCKDIMX], knobs[IM_PDIST], knobs[IM_BLOCKS_PER_SM],
+                        dev);
 }
 
 #define CP_ASYNC_WHY                                                                   \
@@ -43,10 +50,10 @@ static const exercise padded = {
     .explained_in = "lessons/lesson10-bank-conflicts.md, section \"Fix 1: padding\"",
     .min_cc = 80,
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_PADDING(1),
-        PM_KNOB_BLOCKS_PER_SM(4),
+        [PD_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [PD_PDIST] = PM_KNOB_PDIST,
+        [PD_PADDING] = PM_KNOB_PADDING(1),
+        [PD_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(4),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -62,14 +69,12 @@ static const exercise padded = {
     .bar_share = 0.7,
     .bar_floor = 1.4,
     .checks = {
-        {CHECK_SMEM_BYTES, NULL, 0, smem_padded,
-         "Each thread gets PDIST + PADDING slots and uses the first PDIST, so the buffer "
-         "is (PDIST + PADDING) * BLOCKDIMX doubles. The unused slots push each thread's "
-         "slots onto other banks: with PDIST = 8 and PADDING = 1 the threads of a warp are "
-         "9 doubles apart, an odd stride, so 16 threads reach 16 different pairs of banks.",
-         .knock = KNOCK_SHARED},
-        {CHECK_PTX_HAS, "cp.async", 0, NULL, CP_ASYNC_WHY,
-         .knock = KNOCK_ASYNC},
+        SMEM_BYTES(smem_padded, KNOCK_SHARED,
+            "Each thread gets PDIST + PADDING slots and uses the first PDIST, so the buffer "
+            "is (PDIST + PADDING) * BLOCKDIMX doubles. The unused slots push each thread's "
+            "slots onto other banks: with PDIST = 8 and PADDING = 1 the threads of a warp are "
+            "9 doubles apart, an odd stride, so 16 threads reach 16 different pairs of banks."),
+        PTX_HAS("cp.async", KNOCK_ASYNC, CP_ASYNC_WHY),
     },
 };
 
@@ -82,9 +87,9 @@ static const exercise index_major = {
     .explained_in = "lessons/lesson10-bank-conflicts.md, section \"Fix 2: change the index scheme\"",
     .min_cc = 80,
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_BLOCKS_PER_SM(4),
+        [IM_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [IM_PDIST] = PM_KNOB_PDIST,
+        [IM_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(4),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -102,13 +107,11 @@ static const exercise index_major = {
     .bar_share = 0.1,
     .bar_floor = 0.0,
     .checks = {
-        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
-         "The point of 10b is to need no padding: the buffer must be exactly PDIST * "
-         "BLOCKDIMX doubles. Change where slot k of a thread lives instead, so that the "
-         "threads of a warp reading their slot k touch consecutive doubles.",
-         .knock = KNOCK_SHARED},
-        {CHECK_PTX_HAS, "cp.async", 0, NULL, CP_ASYNC_WHY,
-         .knock = KNOCK_ASYNC},
+        SMEM_BYTES(pm_smem_pdist_blockdimx, KNOCK_SHARED,
+            "The point of 10b is to need no padding: the buffer must be exactly PDIST * "
+            "BLOCKDIMX doubles. Change where slot k of a thread lives instead, so that the "
+            "threads of a warp reading their slot k touch consecutive doubles."),
+        PTX_HAS("cp.async", KNOCK_ASYNC, CP_ASYNC_WHY),
     },
 };
 

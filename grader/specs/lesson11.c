@@ -15,17 +15,19 @@
  * supports; 11b's ring uses cp.async, compute capability 8.0.
  */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-#define L2_KNOB_L2DIST(def)                                                            \
-    {"L2DIST", def, 1, 64, 0,                                                          \
-     "L2 prefetch distance: iterations (BLOCKDIMX doubles of the block) ahead"}
+#define L2_KNOB_L2DIST(def_)                                                           \
+    { .name = "L2DIST", .def = (def_), .min = 1, .max = 64,                            \
+      .what = "L2 prefetch distance: iterations (BLOCKDIMX doubles of the block) ahead" }
 
-/* 11a knobs: BLOCKDIMX, L2DIST, BLOCKS_PER_SM */
+enum { LP_BLOCKDIMX, LP_L2DIST, LP_BLOCKS_PER_SM }; /* 11a */
+
 static void build_l2_prefetch(instance *I, size_t size, const int *knobs,
                               const device_facts *dev)
 {
-    prefetch_model_build(I, size, knobs[0], 1, knobs[2], dev);
+    prefetch_model_build(I, size, knobs[LP_BLOCKDIMX], 1, knobs[LP_BLOCKS_PER_SM], dev);
 }
 
 static long no_smem(const int *knobs)
@@ -55,9 +57,9 @@ static const exercise l2_prefetch = {
     .explained_in = "lessons/lesson11-l2-prefetch.md, sections \"Prefetching into L2\" and "
                     "\"One prefetch per line\"",
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        L2_KNOB_L2DIST(4),
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [LP_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [LP_L2DIST] = L2_KNOB_L2DIST(4),
+        [LP_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -84,27 +86,30 @@ static const exercise l2_prefetch = {
          * the line's first load: distance 0, behind, or L2DIST elements
          * ahead (tests/gpu/gaming/prefetch_now, prefetch_behind,
          * tests/gpu/faulty/l2dist_elements) get MECHANISM. */
-        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY,
-         .knock = KNOCK_PREFETCH},
-        {CHECK_SMEM_BYTES, NULL, 0, no_smem,
-         "This exercise keeps the data out of shared memory: the prefetch into L2 is the "
-         "one that needs none. A ring in shared memory is lessons 8-10 (and exercise 11b)."},
-        {CHECK_MAX_REGS, NULL, 32, NULL,
-         "The prefetch into L2 costs almost no register: the plain loop needs 20, the "
-         "reference with the prefetch 24 on an H100. More than 32 means values are being "
-         "held in registers, a ring or an unrolled batch (lessons 5 and 7), which is not "
-         "what this exercise measures."},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory (device memory): keep the loop as it was and only "
-         "add the prefetch."},
+        PTX_HAS("prefetch.global.L2", KNOCK_PREFETCH, PF_WHY),
+        SMEM_BYTES(no_smem, KNOCK_NONE,
+            "This exercise keeps the data out of shared memory: the prefetch into L2 is the "
+            "one that needs none. A ring in shared memory is lessons 8-10 (and exercise 11b)."),
+        MAX_REGS(32,
+            "The prefetch into L2 costs almost no register: the plain loop needs 20, the "
+            "reference with the prefetch 24 on an H100. More than 32 means values are being "
+            "held in registers, a ring or an unrolled batch (lessons 5 and 7), which is not "
+            "what this exercise measures."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (device memory): keep the loop as it was and only "
+            "add the prefetch."),
     },
 };
 
-/* 11b knobs: BLOCKDIMX, PDIST, L2DIST, BLOCKS_PER_SM */
+enum { SR_BLOCKDIMX, SR_PDIST, SR_L2DIST, SR_BLOCKS_PER_SM }; /* 11b */
+_Static_assert((int)SR_BLOCKDIMX == (int)PM_K_BLOCKDIMX && (int)SR_PDIST == (int)PM_K_PDIST,
+               "pm_smem_pdist_blockdimx reads BLOCKDIMX and PDIST first");
+
 static void build_short_ring(instance *I, size_t size, const int *knobs,
                              const device_facts *dev)
 {
-    prefetch_ring_build(I, size, knobs[0], knobs[1], knobs[3], dev);
+    prefetch_ring_build(I, size, knobs[SR_BLOCKDIMX], knobs[SR_PDIST], knobs[SR_BLOCKS_PER_SM],
+                        dev);
 }
 
 static const exercise short_ring = {
@@ -116,11 +121,11 @@ static const exercise short_ring = {
     .explained_in = "lessons/lesson11-l2-prefetch.md, section \"Two levels\"",
     .min_cc = 80,
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        {"PDIST", 2, 1, 16, 0,
-         "slots per thread in the shared-memory ring: as many as the kernel affords"},
-        L2_KNOB_L2DIST(8),
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [SR_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [SR_PDIST] = { .name = "PDIST", .def = 2, .min = 1, .max = 16,
+          .what = "slots per thread in the shared-memory ring: as many as the kernel affords" },
+        [SR_L2DIST] = L2_KNOB_L2DIST(8),
+        [SR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -146,19 +151,16 @@ static const exercise short_ring = {
         /* As 11a's; here the line's first load is the ring's cp.async, so
          * the prefetch is ahead only when L2DIST > PDIST + 1 (the copy of
          * iteration j + 1 comes right after the prefetch of iteration j). */
-        {CHECK_PTX_HAS, "prefetch.global.L2", 0, NULL, PF_WHY,
-         .knock = KNOCK_PREFETCH},
-        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_pdist_blockdimx,
-         "The ring must stay PDIST * BLOCKDIMX doubles: in this exercise the rest of the "
-         "shared memory belongs to other data. A longer ring would be faster, and that is "
-         "lesson 10; here the distance beyond PDIST has to come from L2.",
-         .knock = KNOCK_SHARED},
-        {CHECK_PTX_HAS, "cp.async", 0, NULL,
-         "Keep the ring's asynchronous copies (__pipeline_memcpy_async): the prefetch into "
-         "L2 feeds them, it does not replace them.",
-         .knock = KNOCK_ASYNC},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory (device memory): keep the ring in the shared array."},
+        PTX_HAS("prefetch.global.L2", KNOCK_PREFETCH, PF_WHY),
+        SMEM_BYTES(pm_smem_pdist_blockdimx, KNOCK_SHARED,
+            "The ring must stay PDIST * BLOCKDIMX doubles: in this exercise the rest of the "
+            "shared memory belongs to other data. A longer ring would be faster, and that is "
+            "lesson 10; here the distance beyond PDIST has to come from L2."),
+        PTX_HAS("cp.async", KNOCK_ASYNC,
+            "Keep the ring's asynchronous copies (__pipeline_memcpy_async): the prefetch into "
+            "L2 feeds them, it does not replace them."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (device memory): keep the ring in the shared array."),
     },
 };
 

@@ -11,16 +11,20 @@
  * so the speedup shown is the bulk ring's gain over lesson 9's ring.
  */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, STAGES, STAGE_ITERS, BLOCKS_PER_SM. Every thread's
- * iteration count is a multiple of 8 (lesson 9's ring) and of STAGE_ITERS,
- * so a stage is never cut short and the baseline's ring divides it too. */
+enum { BR_BLOCKDIMX, BR_STAGES, BR_STAGE_ITERS, BR_BLOCKS_PER_SM };
+
+/* Every thread's iteration count is a multiple of 8 (lesson 9's ring) and
+ * of STAGE_ITERS, so a stage is never cut short and the baseline's ring
+ * divides it too. */
 static void build_bulk_ring(instance *I, size_t size, const int *knobs,
                             const device_facts *dev)
 {
-    int si = knobs[2];
-    prefetch_ring_build(I, size, knobs[0], si > 8 ? si : 8, knobs[3], dev);
+    int si = knobs[BR_STAGE_ITERS];
+    prefetch_ring_build(I, size, knobs[BR_BLOCKDIMX], si > 8 ? si : 8, knobs[BR_BLOCKS_PER_SM],
+                        dev);
 }
 
 #define LDGSTS_WHY                                                                     \
@@ -41,12 +45,14 @@ static const exercise bulk_ring = {
                     "\"A ring of stages\"",
     .min_cc = 90,
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        {"STAGES", 4, 2, 8, 0, "stages in the ring, each with its own barrier (2 or more)"},
-        {"STAGE_ITERS", 4, 1, 8, 1,
-         "iterations per stage: one bulk copy moves STAGE_ITERS * BLOCKDIMX doubles "
-         "(STAGES * STAGE_ITERS * BLOCKDIMX * 8 bytes must fit in 48 KB)"},
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [BR_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [BR_STAGES] = { .name = "STAGES", .def = 4, .min = 2, .max = 8,
+          .what = "stages in the ring, each with its own barrier (2 or more)" },
+        [BR_STAGE_ITERS] = { .name = "STAGE_ITERS", .def = 4, .min = 1, .max = 8,
+          .power_of_two = 1,
+          .what = "iterations per stage: one bulk copy moves STAGE_ITERS * BLOCKDIMX doubles "
+                  "(STAGES * STAGE_ITERS * BLOCKDIMX * 8 bytes must fit in 48 KB)" },
+        [BR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -71,17 +77,16 @@ static const exercise bulk_ring = {
     .bar_share = 0.5,
     .bar_floor = 1.08,
     .checks = {
-        {CHECK_PTX_HAS, "cp.async.bulk.shared", 0, NULL,
-         "The stages must be filled by bulk copies: cp.async.bulk.shared::cluster.global."
-         "mbarrier::complete_tx::bytes in the PTX (bulk_copy() in the file, or "
-         "cuda::memcpy_async with a cuda::barrier in libcu++). One copy moves a whole stage "
-         "of STAGE_ITERS * BLOCKDIMX doubles; a barrier in shared memory counts its bytes.",
-         .knock = KNOCK_BULK},
-        {CHECK_PTX_LACKS, "cp.async.ca.", 0, NULL, LDGSTS_WHY},
-        {CHECK_PTX_LACKS, "cp.async.cg.", 0, NULL, LDGSTS_WHY},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory (device memory): read the stages straight from the "
-         "shared buffer."},
+        PTX_HAS("cp.async.bulk.shared", KNOCK_BULK,
+            "The stages must be filled by bulk copies: cp.async.bulk.shared::cluster.global."
+            "mbarrier::complete_tx::bytes in the PTX (bulk_copy() in the file, or "
+            "cuda::memcpy_async with a cuda::barrier in libcu++). One copy moves a whole stage "
+            "of STAGE_ITERS * BLOCKDIMX doubles; a barrier in shared memory counts its bytes."),
+        PTX_LACKS("cp.async.ca.", LDGSTS_WHY),
+        PTX_LACKS("cp.async.cg.", LDGSTS_WHY),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (device memory): read the stages straight from the "
+            "shared buffer."),
     },
 };
 

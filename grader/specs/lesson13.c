@@ -18,6 +18,7 @@
  * (64 MiB in, 64 MiB out, larger than the L2 together). Any GPU.
  */
 #include "../spec.h"
+#include "spec_macros.h"
 
 enum { C_NCOEF = 32, C_NTAB = 256, C_LOOKUPS = 8, C_BLOCK = 256, C_XTAB = 65536 };
 
@@ -99,17 +100,16 @@ static const exercise coefficients = {
     .bar_share = 0.5,
     .bar_floor = 1.1,
     .checks = {
-        {CHECK_PTX_HAS, "ld.const", 0, NULL,
-         "Read the coefficients from the __constant__ array coef (ld.const in the PTX): "
-         "every lane of a warp reads the same coefficient at the same moment, which the "
-         "constant cache serves as one broadcast, and with the index known at compile time "
-         "the arithmetic in the machine code (SASS) takes it straight from the constant "
-         "bank, the ld.const folded away. The grader has already copied the coefficients "
-         "into coef.",
-         .knock = KNOCK_CONST},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory (device memory): read the coefficients where they "
-         "are, no per-thread array is needed."},
+        PTX_HAS("ld.const", KNOCK_CONST,
+            "Read the coefficients from the __constant__ array coef (ld.const in the PTX): "
+            "every lane of a warp reads the same coefficient at the same moment, which the "
+            "constant cache serves as one broadcast, and with the index known at compile time "
+            "the arithmetic in the machine code (SASS) takes it straight from the constant "
+            "bank, the ld.const folded away. The grader has already copied the coefficients "
+            "into coef."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (device memory): read the coefficients where they "
+            "are, no per-thread array is needed."),
     },
 };
 
@@ -179,13 +179,13 @@ static const exercise lookup = {
     .bar_share = 0.5,
     .bar_floor = 3.0,
     .checks = {
-        {CHECK_PTX_LACKS, "ld.const", 0, NULL,
-         "The kernel still reads the table from constant memory (ld.const in the PTX). "
-         "The constant cache serves one address per warp at a time, so 32 lanes reading "
-         "32 different entries are served one after another. Read table_g, the global "
-         "copy, through a const __restrict__ pointer or __ldg(): the L1 cache serves a "
-         "warp's load in one pass per distinct 128-byte line, at most the table's eight "
-         "lines here."},
+        PTX_LACKS("ld.const",
+            "The kernel still reads the table from constant memory (ld.const in the PTX). "
+            "The constant cache serves one address per warp at a time, so 32 lanes reading "
+            "32 different entries are served one after another. Read table_g, the global "
+            "copy, through a const __restrict__ pointer or __ldg(): the L1 cache serves a "
+            "warp's load in one pass per distinct 128-byte line, at most the table's eight "
+            "lines here."),
     },
 };
 

@@ -22,6 +22,7 @@
  */
 #include <math.h>
 #include "../spec.h"
+#include "spec_macros.h"
 
 /* The launch is fixed, and the same for every version: blocks of SM_BLOCK
  * threads, block b owning rows [SM_BLOCK*b, SM_BLOCK*b + SM_BLOCK). One
@@ -115,7 +116,7 @@ static const exercise ex_softmax = {
     .bar = BAR_SPEEDUP,
     .bar_share = 0.5,
     .bar_floor = 1.5,
-    .checks = {{CHECK_NONE}},
+    .checks = { CHECKS_END },
 };
 
 const exercise *const lesson15_exercises[] = {&ex_softmax, NULL};

@@ -8,6 +8,7 @@
  * Graded by `make check lesson2` (build/grader check lesson2).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 
 /* ---- mapping ------------------------------------------------------------ */
 
@@ -139,13 +140,12 @@ static const exercise ex_transpose = {
     .bar = BAR_BANDWIDTH,
     .bar_share = 0.70,
     .checks = {
-        {CHECK_PTX_HAS, "ld.shared", 0, 0,
-         "A transpose reads one side along rows and the other along columns. Only "
-         "a tile in shared memory lets both global sides be read and written along "
-         "rows: load the tile along rows of the input, __syncthreads(), then write "
-         "it along rows of the output, reading the tile column-wise (lesson 2, "
-         "\"A transpose through shared memory\").",
-         .knock = KNOCK_SHARED},
+        PTX_HAS("ld.shared", KNOCK_SHARED,
+            "A transpose reads one side along rows and the other along columns. Only "
+            "a tile in shared memory lets both global sides be read and written along "
+            "rows: load the tile along rows of the input, __syncthreads(), then write "
+            "it along rows of the output, reading the tile column-wise (lesson 2, "
+            "\"A transpose through shared memory\")."),
     },
 };
 

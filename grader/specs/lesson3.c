@@ -9,6 +9,7 @@
  * Graded by `make check lesson3` (build/grader check lesson3).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 
 /* ---- bank_conflicts ----------------------------------------------------- */
 
@@ -85,11 +86,10 @@ static const exercise ex_bank_conflicts = {
     .bar_share = 0.5,
     .bar_floor = 1.5,
     .checks = {
-        {CHECK_PTX_HAS, "ld.shared", 0, 0,
-         "This exercise is about the layout of the tiles in shared memory: keep "
-         "staging the rows of A in __shared__ arrays and reading them from there, "
-         "and change only how a tile is laid out (lesson 3, \"Padding\").",
-         .knock = KNOCK_SHARED},
+        PTX_HAS("ld.shared", KNOCK_SHARED,
+            "This exercise is about the layout of the tiles in shared memory: keep "
+            "staging the rows of A in __shared__ arrays and reading them from there, "
+            "and change only how a tile is laid out (lesson 3, \"Padding\")."),
     },
 };
 
@@ -124,10 +124,12 @@ static void mm_dims(size_t size, int *M, int *N, int *W)
     *W = (int)size / 3 + 5;
 }
 
+enum { MT_TILE };
+
 static void build_matmul(instance *I, size_t size, const int *knobs, const device_facts *dev)
 {
     (void)dev;
-    int tile = knobs[0];
+    int tile = knobs[MT_TILE];
     int M, N, W;
     mm_dims(size, &M, &N, &W);
 
@@ -167,8 +169,8 @@ static const exercise ex_matmul = {
     .kernel = "matmul",
     .explained_in = "lessons/lesson3-shared-memory.md, sections \"Tiled C = AB\" and \"Reusing tiles\"",
     .knobs = {
-        {"TILE", 16, 8, 32, 1,
-         "tile side and block side (TILE x TILE threads): 8, 16 or 32"},
+        [MT_TILE] = { .name = "TILE", .def = 16, .min = 8, .max = 32, .power_of_two = 1,
+          .what = "tile side and block side (TILE x TILE threads): 8, 16 or 32" },
     },
     .check_sizes = {1, 33, 100, 300},
     .time_size = MM_TIME,
@@ -181,11 +183,10 @@ static const exercise ex_matmul = {
     .bar_share = 0.5,
     .bar_floor = 1.2,
     .checks = {
-        {CHECK_PTX_HAS, "ld.shared", 0, 0,
-         "The kernel reads nothing from shared memory, so every value still comes "
-         "from global memory, once per thread that needs it. Stage tiles of A and B "
-         "in __shared__ arrays and read them from there (lesson 3, \"Tiled C = AB\").",
-         .knock = KNOCK_SHARED},
+        PTX_HAS("ld.shared", KNOCK_SHARED,
+            "The kernel reads nothing from shared memory, so every value still comes "
+            "from global memory, once per thread that needs it. Stage tiles of A and B "
+            "in __shared__ arrays and read them from there (lesson 3, \"Tiled C = AB\")."),
     },
 };
 

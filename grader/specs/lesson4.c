@@ -12,6 +12,7 @@
  * Graded by `make check lesson4` (build/grader check lesson4).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 
 enum { SUM_BLOCK = 256, SUM_ALIGN = 64 };
 
@@ -64,6 +65,8 @@ static void build_sums(instance *I, size_t size, const int *knobs, const device_
 #define SUM_SIZES {1, 1000, 100003, 1234567}
 #define SUM_TIME ((size_t)64 << 20)
 
+enum { UR_UNROLL }; /* a compile-time constant only: build_sums reads none */
+
 static const exercise ex_unroll = {
     .lesson = 4,
     .name = "unroll",
@@ -72,7 +75,8 @@ static const exercise ex_unroll = {
     .kernel = "block_sums",
     .explained_in = "lessons/lesson4-unrolling.md, sections \"One load at a time\" and \"Unrolling\"",
     .knobs = {
-        {"UNROLL", 8, 1, 32, 1, "loads each thread issues before using the first (1..32)"},
+        [UR_UNROLL] = { .name = "UNROLL", .def = 8, .min = 1, .max = 32, .power_of_two = 1,
+          .what = "loads each thread issues before using the first (1..32)" },
     },
     .check_sizes = SUM_SIZES,
     .time_size = SUM_TIME,
@@ -88,12 +92,12 @@ static const exercise ex_unroll = {
     .bar_share = 0.6,
     .bar_floor = 2.0,
     .checks = {
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, 0,
-         "A per-thread array indexed by a value the compiler cannot resolve at "
-         "compile time is placed in local memory, which lives in DRAM like global "
-         "memory: every access is another slow load. Index such arrays only inside "
-         "loops marked #pragma unroll with compile-time bounds, so each element "
-         "becomes a register (lesson 4, \"Arrays that leave the registers\")."},
+        MAX_LOCAL_BYTES(0,
+            "A per-thread array indexed by a value the compiler cannot resolve at "
+            "compile time is placed in local memory, which lives in DRAM like global "
+            "memory: every access is another slow load. Index such arrays only inside "
+            "loops marked #pragma unroll with compile-time bounds, so each element "
+            "becomes a register (lesson 4, \"Arrays that leave the registers\")."),
     },
 };
 
@@ -116,17 +120,16 @@ static const exercise ex_vector_loads = {
     .bar_share = 0.5,
     .bar_floor = 1.8,
     .checks = {
-        {CHECK_PTX_HAS, ".v4.", 0, 0,
-         "The PTX has no 4-wide load (ld.global.v4.f32 or ld.global.nc.v4.f32), so "
-         "each load instruction still brings 4 bytes per thread. Read the data "
-         "through a const float4 pointer (reinterpret_cast<const float4 *>(x + begin), "
-         "which is 16-byte aligned here) so one instruction brings 16 bytes "
-         "(lesson 4, \"Wider loads\").",
-         .knock = KNOCK_VECTOR},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, 0,
-         "The kernel uses local memory (a stack frame or spills): some per-thread "
-         "data lives in DRAM. Keep the float4 in a plain local variable and index "
-         "no array at run time (lesson 4, \"Arrays that leave the registers\")."},
+        PTX_HAS(".v4.", KNOCK_VECTOR,
+            "The PTX has no 4-wide load (ld.global.v4.f32 or ld.global.nc.v4.f32), so "
+            "each load instruction still brings 4 bytes per thread. Read the data "
+            "through a const float4 pointer (reinterpret_cast<const float4 *>(x + begin), "
+            "which is 16-byte aligned here) so one instruction brings 16 bytes "
+            "(lesson 4, \"Wider loads\")."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (a stack frame or spills): some per-thread "
+            "data lives in DRAM. Keep the float4 in a plain local variable and index "
+            "no array at run time (lesson 4, \"Arrays that leave the registers\")."),
     },
 };
 

@@ -2,14 +2,17 @@
  *
  * Graded by `make check lesson5` (build/grader check lesson5). */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, BLOCKS_PER_SM. The batch is four named registers, so
- * every thread's iteration count is made a multiple of 4. */
+enum { BR_BLOCKDIMX, BR_BLOCKS_PER_SM };
+
+/* The batch is four named registers, so every thread's iteration count is
+ * made a multiple of 4. */
 static void build_batched_regs(instance *I, size_t size, const int *knobs,
                                const device_facts *dev)
 {
-    prefetch_model_build(I, size, knobs[0], 4, knobs[1], dev);
+    prefetch_model_build(I, size, knobs[BR_BLOCKDIMX], 4, knobs[BR_BLOCKS_PER_SM], dev);
 }
 
 static const exercise batched_regs = {
@@ -20,8 +23,8 @@ static const exercise batched_regs = {
     .kernel = "batched_regs",
     .explained_in = "lessons/lesson5-batched-registers.md, section \"Batches of four in named registers\"",
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [BR_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [BR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -35,12 +38,12 @@ static const exercise batched_regs = {
     .bar_share = 0.6,
     .bar_floor = 1.3,
     .checks = {
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The batch must live in registers. An array indexed by a value known only at "
-         "run time (v[ctr % 4]) cannot: an instruction names its registers when it is "
-         "compiled, so the compiler moves the array to local memory, which is device "
-         "memory, and every use becomes a memory access again. Use four named variables "
-         "and a switch on ctr % 4 (lesson 7 comes back to this)."},
+        MAX_LOCAL_BYTES(0,
+            "The batch must live in registers. An array indexed by a value known only at "
+            "run time (v[ctr % 4]) cannot: an instruction names its registers when it is "
+            "compiled, so the compiler moves the array to local memory, which is device "
+            "memory, and every use becomes a memory access again. Use four named variables "
+            "and a switch on ctr % 4 (lesson 7 comes back to this)."),
     },
 };
 

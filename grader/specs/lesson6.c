@@ -2,13 +2,16 @@
  *
  * Graded by `make check lesson6` (build/grader check lesson6). */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (the buffer's, lesson 10) */
+/* knobs: indexed by prefetch_model.h's enum pm_knob, whose layout is theirs
+ * (BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING: the buffer's, lesson 10). */
 static void build_batched_smem(instance *I, size_t size, const int *knobs,
                                const device_facts *dev)
 {
-    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+    prefetch_model_build(I, size, knobs[PM_K_BLOCKDIMX], knobs[PM_K_PDIST],
+                         knobs[PM_K_BLOCKS_PER_SM], dev);
 }
 
 static const exercise batched_smem = {
@@ -19,10 +22,10 @@ static const exercise batched_smem = {
     .kernel = "batched_smem",
     .explained_in = "lessons/lesson6-batched-shared.md, section \"A batch in shared memory\"",
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_BLOCKS_PER_SM(1),
-        PM_KNOB_PADDING(0),
+        [PM_K_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [PM_K_PDIST] = PM_KNOB_PDIST,
+        [PM_K_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
+        [PM_K_PADDING] = PM_KNOB_PADDING(0),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -36,17 +39,16 @@ static const exercise batched_smem = {
     .bar_share = 0.6,
     .bar_floor = 1.3,
     .checks = {
-        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_padded_last,
-         "The batch belongs in shared memory: PDIST doubles for each of the BLOCKDIMX "
-         "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
-         "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX]. An array in shared memory "
-         "can be indexed at run time (slot ctr % PDIST), which is what lets PDIST be a knob "
-         "instead of lines of code.",
-         .knock = KNOCK_SHARED},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory: per-thread device memory, as slow as the array you "
-         "are prefetching from. Keep the batch in the shared array, not in a per-thread "
-         "array."},
+        SMEM_BYTES(pm_smem_padded_last, KNOCK_SHARED,
+            "The batch belongs in shared memory: PDIST doubles for each of the BLOCKDIMX "
+            "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
+            "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX]. An array in shared memory "
+            "can be indexed at run time (slot ctr % PDIST), which is what lets PDIST be a knob "
+            "instead of lines of code."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory: per-thread device memory, as slow as the array you "
+            "are prefetching from. Keep the batch in the shared array, not in a per-thread "
+            "array."),
     },
 };
 

@@ -5,12 +5,15 @@
  * Graded by `make check lesson7` (build/grader check lesson7).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM */
+enum { RL_BLOCKDIMX, RL_PDIST, RL_BLOCKS_PER_SM }; /* both exercises */
+
 static void build_rolling(instance *I, size_t size, const int *knobs, const device_facts *dev)
 {
-    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+    prefetch_model_build(I, size, knobs[RL_BLOCKDIMX], knobs[RL_PDIST], knobs[RL_BLOCKS_PER_SM],
+                         dev);
 }
 
 #define LOCAL_WHY                                                                      \
@@ -33,9 +36,9 @@ static const exercise rolling_direct = {
     .explained_in = "lessons/lesson7-rolling-registers.md, section \"Where the ring really lives\"",
     .demo = 1,
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [RL_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [RL_PDIST] = PM_KNOB_PDIST,
+        [RL_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -50,8 +53,8 @@ static const exercise rolling_direct = {
     .bar_share = 0.0,
     .bar_floor = 1.0,
     .checks = {
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL, LOCAL_WHY},
-        {CHECK_PTX_LACKS, "ld.local", 0, NULL, LOCAL_WHY},
+        MAX_LOCAL_BYTES(0, LOCAL_WHY),
+        PTX_LACKS("ld.local", LOCAL_WHY),
     },
 };
 
@@ -63,9 +66,9 @@ static const exercise rolling_regs = {
     .kernel = "rolling_regs",
     .explained_in = "lessons/lesson7-rolling-registers.md, section \"Unroll by PDIST\"",
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [RL_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [RL_PDIST] = PM_KNOB_PDIST,
+        [RL_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -79,8 +82,8 @@ static const exercise rolling_regs = {
     .bar_share = 0.6,
     .bar_floor = 1.5,
     .checks = {
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL, LOCAL_WHY},
-        {CHECK_PTX_LACKS, "ld.local", 0, NULL, LOCAL_WHY},
+        MAX_LOCAL_BYTES(0, LOCAL_WHY),
+        PTX_LACKS("ld.local", LOCAL_WHY),
     },
 };
 

@@ -7,13 +7,16 @@
  * Graded by `make check lesson8` (build/grader check lesson8).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (the buffer's, lesson 10) */
+/* knobs: indexed by prefetch_model.h's enum pm_knob, whose layout is theirs
+ * (BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING: the buffer's, lesson 10). */
 static void build_rolling_smem(instance *I, size_t size, const int *knobs,
                                const device_facts *dev)
 {
-    prefetch_model_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+    prefetch_model_build(I, size, knobs[PM_K_BLOCKDIMX], knobs[PM_K_PDIST],
+                         knobs[PM_K_BLOCKS_PER_SM], dev);
 }
 
 static const exercise rolling_smem = {
@@ -24,10 +27,10 @@ static const exercise rolling_smem = {
     .kernel = "rolling_smem",
     .explained_in = "lessons/lesson8-rolling-shared.md, section \"The rolling buffer\"",
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_BLOCKS_PER_SM(1),
-        PM_KNOB_PADDING(0),
+        [PM_K_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [PM_K_PDIST] = PM_KNOB_PDIST,
+        [PM_K_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
+        [PM_K_PADDING] = PM_KNOB_PADDING(0),
     },
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -42,16 +45,15 @@ static const exercise rolling_smem = {
     .bar_share = 0.05,
     .bar_floor = 0.0,
     .checks = {
-        {CHECK_SMEM_BYTES, NULL, 0, pm_smem_padded_last,
-         "The exercise is the ring in shared memory: PDIST slots for each of the BLOCKDIMX "
-         "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
-         "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX], read at slot ctr % PDIST and "
-         "refilled with the element PDIST iterations ahead. Build it even though it will "
-         "not be faster: lesson 9 makes the same ring pay.",
-         .knock = KNOCK_SHARED},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory (device memory): keep the ring in the shared "
-         "array, not in a per-thread array."},
+        SMEM_BYTES(pm_smem_padded_last, KNOCK_SHARED,
+            "The exercise is the ring in shared memory: PDIST slots for each of the BLOCKDIMX "
+            "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
+            "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX], read at slot ctr % PDIST and "
+            "refilled with the element PDIST iterations ahead. Build it even though it will "
+            "not be faster: lesson 9 makes the same ring pay."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (device memory): keep the ring in the shared "
+            "array, not in a per-thread array."),
     },
 };
 

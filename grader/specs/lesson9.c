@@ -4,16 +4,20 @@
  * Graded by `make check lesson9` (build/grader check lesson9).
  */
 #include "../spec.h"
+#include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: BLOCKDIMX, PDIST, BLOCKS_PER_SM. The check at PM_STRESS_SIZE runs
- * at 4 blocks per SM (prefetch_model.h): the ring whose last iterations
- * skip __pipeline_commit() passed 15 of 20 gradings at 1 block per SM on
- * the H100, and was wrong in every launch at 4. */
+enum { RA_BLOCKDIMX, RA_PDIST, RA_BLOCKS_PER_SM };
+
+/* The check at PM_STRESS_SIZE runs at 4 blocks per SM (prefetch_model.h):
+ * the ring whose last iterations skip __pipeline_commit() passed 15 of 20
+ * gradings at 1 block per SM on the H100, and was wrong in every launch
+ * at 4. */
 static void build_rolling_async(instance *I, size_t size, const int *knobs,
                                 const device_facts *dev)
 {
-    prefetch_ring_build(I, size, knobs[0], knobs[1], knobs[2], dev);
+    prefetch_ring_build(I, size, knobs[RA_BLOCKDIMX], knobs[RA_PDIST], knobs[RA_BLOCKS_PER_SM],
+                        dev);
 }
 
 static const exercise rolling_async = {
@@ -25,9 +29,9 @@ static const exercise rolling_async = {
     .explained_in = "lessons/lesson9-rolling-async.md, section \"The pipeline version\"",
     .min_cc = 80,
     .knobs = {
-        PM_KNOB_BLOCKDIMX,
-        PM_KNOB_PDIST,
-        PM_KNOB_BLOCKS_PER_SM(1),
+        [RA_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
+        [RA_PDIST] = PM_KNOB_PDIST,
+        [RA_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
@@ -41,16 +45,15 @@ static const exercise rolling_async = {
     .bar_share = 0.6,
     .bar_floor = 1.5,
     .checks = {
-        {CHECK_PTX_HAS, "cp.async", 0, NULL,
-         "The refills must be asynchronous copies (__pipeline_memcpy_async, cp.async in "
-         "PTX). An ordinary load followed by a store to shared memory makes the thread wait "
-         "for the data in the same iteration; an asynchronous copy goes from device memory "
-         "into shared memory without a register, so nothing waits for it until "
-         "__pipeline_wait_prior() asks.",
-         .knock = KNOCK_ASYNC},
-        {CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL,
-         "The kernel uses local memory (device memory): keep the ring in the shared "
-         "array."},
+        PTX_HAS("cp.async", KNOCK_ASYNC,
+            "The refills must be asynchronous copies (__pipeline_memcpy_async, cp.async in "
+            "PTX). An ordinary load followed by a store to shared memory makes the thread wait "
+            "for the data in the same iteration; an asynchronous copy goes from device memory "
+            "into shared memory without a register, so nothing waits for it until "
+            "__pipeline_wait_prior() asks."),
+        MAX_LOCAL_BYTES(0,
+            "The kernel uses local memory (device memory): keep the ring in the shared "
+            "array."),
     },
 };
 

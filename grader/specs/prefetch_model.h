@@ -163,31 +163,40 @@ static inline void prefetch_ring_build(instance *I, size_t size, int blockdimx, 
     prefetch_model_build(I, size, blockdimx, pdist, blocks_per_sm, dev);
 }
 
-/* Knobs shared by the prefetch lessons. */
-#define PM_KNOB_BLOCKDIMX \
-    {"BLOCKDIMX", 128, 32, 256, 1, "threads per block (blockDim.x), a compile-time constant"}
-#define PM_KNOB_PDIST \
-    {"PDIST", 8, 1, 16, 0, "prefetch distance: elements each thread has in flight or buffered"}
-#define PM_KNOB_BLOCKS_PER_SM(def) \
-    {"BLOCKS_PER_SM", def, 1, 16, 0, "blocks launched per SM (grid = SMs x this)"}
+/* Knobs shared by the prefetch lessons, as named initializers. */
+#define PM_KNOB_BLOCKDIMX                                                              \
+    { .name = "BLOCKDIMX", .def = 128, .min = 32, .max = 256, .power_of_two = 1,       \
+      .what = "threads per block (blockDim.x), a compile-time constant" }
+#define PM_KNOB_PDIST                                                                  \
+    { .name = "PDIST", .def = 8, .min = 1, .max = 16,                                  \
+      .what = "prefetch distance: elements each thread has in flight or buffered" }
+#define PM_KNOB_BLOCKS_PER_SM(def_)                                                    \
+    { .name = "BLOCKS_PER_SM", .def = (def_), .min = 1, .max = 16,                    \
+      .what = "blocks launched per SM (grid = SMs x this)" }
 /* NVIDIA (2022) pad every shared-memory variant: thread t's slot k is
  * buf[k + (PDIST + PADDING) * t]. Lessons 6 and 8 default to 0 (their text
  * is about the buffer, lesson 10 about its banks); 10a defaults to 1. */
-#define PM_KNOB_PADDING(def) \
-    {"PADDING", def, 0, 16, 0, "unused doubles after each thread's PDIST slots"}
+#define PM_KNOB_PADDING(def_)                                                          \
+    { .name = "PADDING", .def = (def_), .min = 0, .max = 16,                          \
+      .what = "unused doubles after each thread's PDIST slots" }
+
+/* Where the shared smem_* functions below read their knobs. A spec that
+ * uses pm_smem_pdist_blockdimx puts BLOCKDIMX and PDIST first (its own knob
+ * enum asserts it); one that uses pm_smem_padded_last has exactly this
+ * layout (lessons 6 and 8, which index their knobs with it). */
+enum pm_knob { PM_K_BLOCKDIMX, PM_K_PDIST, PM_K_BLOCKS_PER_SM, PM_K_PADDING };
 
 /* Shared memory of the plain thread-major or index-major buffer. */
 static inline long pm_smem_pdist_blockdimx(const int *knobs)
 {
-    /* knobs: BLOCKDIMX, PDIST, ... in every spec that uses this */
-    return 8L * knobs[0] * knobs[1];
+    return 8L * knobs[PM_K_BLOCKDIMX] * knobs[PM_K_PDIST];
 }
 
 /* Shared memory of a padded thread-major buffer, for specs whose knobs are
  * BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (lessons 6 and 8). */
 static inline long pm_smem_padded_last(const int *knobs)
 {
-    return 8L * knobs[0] * (knobs[1] + knobs[3]);
+    return 8L * knobs[PM_K_BLOCKDIMX] * (knobs[PM_K_PDIST] + knobs[PM_K_PADDING]);
 }
 
 #endif
