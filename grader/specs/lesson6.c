@@ -5,15 +5,6 @@
 #include "spec_macros.h"
 #include "prefetch_model.h"
 
-/* knobs: indexed by prefetch_model.h's enum pm_knob, whose layout is theirs
- * (BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING: the buffer's, lesson 10). */
-static void build_batched_smem(instance *I, size_t size, const int *knobs,
-                               const device_facts *dev)
-{
-    prefetch_model_build(I, size, knobs[PM_K_BLOCKDIMX], knobs[PM_K_PDIST],
-                         knobs[PM_K_BLOCKS_PER_SM], dev);
-}
-
 static const exercise batched_smem = {
     .lesson = 6,
     .name = "batched_smem",
@@ -21,15 +12,10 @@ static const exercise batched_smem = {
     .file = "lesson6/batched_smem.cu",
     .kernel = "batched_smem",
     .explained_in = "lessons/lesson6-batched-shared.md, section \"A batch in shared memory\"",
-    .knobs = {
-        [PM_K_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,
-        [PM_K_PDIST] = PM_KNOB_PDIST,
-        [PM_K_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
-        [PM_K_PADDING] = PM_KNOB_PADDING(0),
-    },
+    .knobs = PM_KNOBS_PADDED_BUFFER,
     .check_sizes = PM_CHECK_SIZES,
     .time_size = PM_TIME_SIZE,
-    .build = build_batched_smem,
+    .build = pm_build_padded_buffer,   /* prefetch_model.h: shared with lesson 8 */
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
     .rtol = 1e-11,
     .atol = 1e-12,

@@ -199,4 +199,21 @@ static inline long pm_smem_padded_last(const int *knobs)
     return 8L * knobs[PM_K_BLOCKDIMX] * (knobs[PM_K_PDIST] + knobs[PM_K_PADDING]);
 }
 
+/* What lessons 6 and 8 share: the knobs of a buffer in shared memory that
+ * lesson 10 may pad (enum pm_knob's layout), and the build that reads them. */
+#define PM_KNOBS_PADDED_BUFFER                                                  \
+    {                                                                         \
+        [PM_K_BLOCKDIMX] = PM_KNOB_BLOCKDIMX,                                 \
+        [PM_K_PDIST] = PM_KNOB_PDIST,                                         \
+        [PM_K_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),                      \
+        [PM_K_PADDING] = PM_KNOB_PADDING(0),                                  \
+    }
+
+static inline void pm_build_padded_buffer(instance *I, size_t size, const int *knobs,
+                                          const device_facts *dev)
+{
+    prefetch_model_build(I, size, knobs[PM_K_BLOCKDIMX], knobs[PM_K_PDIST],
+                         knobs[PM_K_BLOCKS_PER_SM], dev);
+}
+
 #endif
