@@ -67,6 +67,9 @@ import cmut  # noqa: E402
 SCRIPTS = {
     "cli": "bash tests/cli/run.sh",
     "grade-class": "bash tests/class/grade-class.sh",
+    "hostile-class": "bash tests/class/hostile-class.sh",
+    "guard-class": "bash tests/class/guard-class.sh",
+    "gpus-class": "bash tests/class/gpus-class.sh",
 }
 
 
