@@ -448,7 +448,7 @@ static const struct hint {
              "local column may show 0 B, but a copy is an instruction that reads the "
              "register, and reading it waits for the load still filling it, so every "
              "iteration waits for memory again and the prefetch hides almost nothing "
-             "(1.14x on an H100 against 4.43x). Fix: do not move values between slots; "
+             "(1.15x on an H100 against 4.43x). Fix: do not move values between slots; "
              "unroll the loop by PDIST so slot k is used and refilled in place "
              "(lesson 7, \"A shift register is not a ring\")."},
     {.diag = DIAG_WAIT_DEPTH_SWITCH,
@@ -456,7 +456,7 @@ static const struct hint {
              "asynchronous copies with several different depths (cp.async.wait_group "
              "0, 1, 2, ... in the PTX): libcu++'s pipe.consumer_wait() works out at run "
              "time how many batches may stay in flight and picks the wait through a "
-             "switch, in every iteration (1.95x on an H100 against 3.82x). Fix: name "
+             "switch, in every iteration (2.09x on an H100 against 3.82x). Fix: name "
              "the depth at compile time with "
              "cuda::pipeline_consumer_wait_prior<PDIST - 1>(pipe), one wait instruction, "
              "or use __pipeline_wait_prior(PDIST - 1) (lesson 9, \"Waiting with "
