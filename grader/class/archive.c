@@ -355,29 +355,43 @@ static int by_name(const void *a, const void *b)
     return x && y ? strcmp(x, y) : !x - !y;
 }
 
-/* A folder's names, sorted, so reports and hashes do not depend on the
- * file system's order. */
-static char **list_dir(DIR *d, size_t *n)
+char **dir_names(DIR *d, size_t *n, int (*leave_out)(void *ctx, const char *name), void *ctx)
 {
     struct dirent *de;
     char **names = NULL;
     size_t cap = 0;
     *n = 0;
+    errno = 0;
     while ((de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
+            (leave_out && leave_out(ctx, de->d_name)))
             continue;
         if (*n == cap) {
             cap = cap ? 2 * cap : 64;
             char **nn = realloc(names, cap * sizeof *names);
             if (!nn)
-                break;
+                goto fail;
             names = nn;
         }
-        names[(*n)++] = strdup(de->d_name);
+        if (!(names[*n] = strdup(de->d_name)))
+            goto fail;
+        ++*n;
     }
-    if (names)
-        qsort(names, *n, sizeof *names, by_name);
-    return names;
+    if (errno == 0) {
+        if (names)
+            qsort(names, *n, sizeof *names, by_name);
+        return names;
+    }
+fail:
+    {
+        int e = errno ? errno : ENOMEM;
+        for (size_t i = 0; i < *n; i++)
+            free(names[i]);
+        free(names);
+        *n = (size_t)-1;
+        errno = e;
+        return NULL;
+    }
 }
 
 static enum entry_type stat_type(const struct stat *st, char *what, size_t len)
@@ -460,22 +474,42 @@ static int walk_file(reader *r, int dfd, const char *name, const struct stat *st
     return 0;
 }
 
+/* A listed entry that could not be looked at: the reading stops, and the
+ * student's row says which and why (a hand-in is never graded with a file
+ * silently left out). -1. */
+static int cannot_read(reader *r, const char *rel)
+{
+    char name[300];
+    int e = errno;
+    shown(rel, name, sizeof name);
+    reader_err(r, "cannot read %s: %s", name, strerror(e));
+    return -1;
+}
+
 static int walk_dir(reader *r, int dfd, const char *prefix, int depth)
 {
     DIR *d = fdopendir(dfd);
-    if (!d) {
-        close(dfd);
-        return 0;
+    size_t n = (size_t)-1;
+    char **names = d ? dir_names(d, &n, NULL, NULL) : NULL;
+    if (n == (size_t)-1) {
+        char name[300];
+        shown(*prefix ? prefix : "the top folder", name, sizeof name);
+        reader_err(r, "cannot list %s: %s", name, strerror(errno));
+        if (d)
+            closedir(d);
+        else
+            close(dfd);
+        return -1;
     }
-    size_t n;
-    char **names = list_dir(d, &n);
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {
         char rel[4096];
         struct stat st;
-        if (!names[i] || fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) != 0)
-            continue;
         snprintf(rel, sizeof rel, "%s%s", prefix, names[i]);
+        if (fstatat(dirfd(d), names[i], &st, AT_SYMLINK_NOFOLLOW) != 0) {
+            rc = cannot_read(r, rel);
+            break;
+        }
         arc_entry e = {.name = rel, .size = S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0,
                        .size_known = 1};
         e.type = stat_type(&st, e.what, sizeof e.what);
@@ -498,11 +532,13 @@ static int walk_dir(reader *r, int dfd, const char *prefix, int depth)
             break;
         }
         int sub = openat(dirfd(d), names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-        if (sub >= 0) {
-            char pre[4100];
-            snprintf(pre, sizeof pre, "%s/", rel);
-            rc = walk_dir(r, sub, pre, depth + 1);
+        if (sub < 0) {
+            rc = cannot_read(r, rel);
+            break;
         }
+        char pre[4100];
+        snprintf(pre, sizeof pre, "%s/", rel);
+        rc = walk_dir(r, sub, pre, depth + 1);
     }
     for (size_t i = 0; i < n; i++)
         free(names[i]);

@@ -21,6 +21,7 @@
 #ifndef GRADER_ARCHIVE_H
 #define GRADER_ARCHIVE_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -88,6 +89,18 @@ int archive_read_dir(const char *path, const arc_sink *s, char *err, size_t elen
 const char *archive_kind(const char *path);
 /* How many bytes of the name that ending takes (".tar.gz": 7, ".tgz": 4), or 0. */
 size_t archive_suffix_len(const char *path);
+
+/* ---- folders ---- */
+
+/* The names in the open folder d, except . and .. and those leave_out(ctx,
+ * name) says to leave out (leave_out may be NULL), sorted bytewise, so that
+ * reports and hashes never depend on the file system's order. Sets *n and
+ * returns the list (free each name, then the list; NULL when there are
+ * none). When the folder cannot be read to the end, or memory runs out:
+ * NULL, *n = (size_t)-1, errno says why; never a list that silently lacks
+ * an entry (that would lose a file, or a student). Used for submission
+ * folders (archive_read_dir) and the class's folder of submissions. */
+char **dir_names(DIR *d, size_t *n, int (*leave_out)(void *ctx, const char *name), void *ctx);
 
 /* CRC-32 (the zip and gzip one), for the tests that write zips by hand. */
 uint32_t crc32_of(const void *data, size_t len);

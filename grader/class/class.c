@@ -21,33 +21,18 @@
 #include <unistd.h>
 #include "archive.h"
 #include "class.h"
+#include "grade_options.h"
 #include "clock.h"
 #include "knobs.h"
 #include "lesson_name.h"
 #include "reference.h"
 
-static void usage(FILE *f)
-{
-    fprintf(f,
-        "usage: grader class SUBMISSIONS [lesson...] [options]   (make grade-class SUBMISSIONS=dir)\n"
-        "  SUBMISSIONS: a folder with one entry per student: a folder laid out like\n"
-        "               exercises/, or a .tar, .tar.gz, .tgz or .zip of one\n"
-        "  lesson: lesson3, 3 or all (default: all)\n"
-        "options:\n"
-        "  --out DIR      where the results go (default build/class)\n"
-        "  --seed N       the inputs' seed (default: the one recorded in DIR, else a new one)\n"
-        "  --budget S     seconds one student's exercises may take together (default 600)\n"
-        "  --timeout S    seconds one exercise may take (default 120)\n"
-        "  --regrade      grade every submission, even those unchanged since the last run\n"
-        "  --gpus LIST    a worker per GPU, taking students from one queue: all, or 0,1,...\n"
-        "Slurm (class_slurm.c; make grade-class SCHEDULER=slurm):\n"
-        "  --slurm        plan: write DIR/slurm/tasks.txt and the batch scripts, grade nothing\n"
-        "  --slurm-partition P  --slurm-account A  --slurm-time T  --slurm-gres G|none\n"
-        "  --batch K      students per task (default 1)\n"
-        "  --task-list F --task I   grade the task's students (what the job array runs)\n"
-        "  --collect      write the class files from what the tasks left; grade nothing\n"
-        "  --root DIR     the course's top folder (default .)\n");
-}
+static const char synopsis[] =
+    "usage: grader class SUBMISSIONS [lesson...] [options]\n"
+    "       (make grade-class SUBMISSIONS=dir)\n"
+    "  SUBMISSIONS: a folder with one entry per student: a folder laid out like\n"
+    "               exercises/, or a .tar, .tar.gz, .tgz or .zip of one\n"
+    "  lesson: lesson3, 3 or all (default: all)\n";
 
 static void utc_now(char *buf, size_t len)
 {
@@ -55,110 +40,105 @@ static void utc_now(char *buf, size_t len)
     strftime(buf, len, "%Y-%m-%d %H:%M:%S", gmtime(&t));
 }
 
-/* The Slurm options; 1 when `a` was one. */
-static int slurm_arg(class_run *run, const char *a, const char *val, int takes)
-{
-    if (!strcmp(a, "--slurm"))
-        run->plan = 1;
-    else if (!strcmp(a, "--collect"))
-        run->collect = 1;
-    else if (!takes)
-        return 0;
-    else if (!strcmp(a, "--task-list"))
-        run->task_list = val;
-    else if (!strcmp(a, "--task"))
-        run->task = atoi(val);
-    else if (!strcmp(a, "--batch"))
-        run->batch = atoi(val) > 0 ? atoi(val) : 1;
-    else if (!strcmp(a, "--slurm-partition"))
-        run->partition = val;
-    else if (!strcmp(a, "--slurm-account"))
-        run->account = val;
-    else if (!strcmp(a, "--slurm-time"))
-        run->time_limit = val;
-    else if (!strcmp(a, "--slurm-gres"))
-        run->gres = val;
-    else
-        return 0;
-    return 1;
-}
+/* A word on the command line: the submissions folder first, then lessons
+ * ("lesson3", "3" or "all"), kept as given for Slurm's batch script. */
+typedef struct class_args {
+    class_run *run;
+    int lessons[N_LESSONS];    /* 1: selected */
+} class_args;
 
-/* A lesson on the command line ("lesson3", "3" or "all"), kept as given
- * for Slurm's batch script. */
-static int lesson_arg(class_run *run, char *a, int *lessons)
+static int class_word(void *ctx, const char *a, char *err, size_t len)
 {
+    class_args *args = ctx;
+    class_run *run = args->run;
+    if (!run->submissions) {
+        run->submissions = a;
+        return 0;
+    }
     if (!strcmp(a, "all")) {
         for (int l = 0; l < N_LESSONS; l++)
-            lessons[l] = 1;
+            args->lessons[l] = 1;
     } else {
         int l = lesson_from_name(a);
         if (l < 0) {
-            fprintf(stderr, "grader class: '%s' is not a lesson (lesson0 .. lesson%d, or "
-                    "all)\n", a, N_LESSONS - 1);
+            snprintf(err, len, "'%s' is not a lesson (lesson0 .. lesson%d, or all)", a,
+                     N_LESSONS - 1);
             return -1;
         }
-        lessons[l] = 1;
+        args->lessons[l] = 1;
     }
-    run->argv_lessons[run->nlessons++] = a;
+    run->argv_lessons[run->nlessons++] = (char *)a;
     return 0;
 }
 
+
+/* The command line into run and lessons. 0; 1 after printing the help; -1
+ * after saying on stderr what is wrong. */
 static int parse_args(int argc, char **argv, class_run *run, int *lessons)
 {
     run->argv_lessons = calloc((size_t)argc + 1, sizeof *run->argv_lessons);
-    int any = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            exit(0);
-        }
-        int takes = !strcmp(a, "--out") || !strcmp(a, "--seed") || !strcmp(a, "--budget") ||
-                    !strcmp(a, "--timeout") || !strcmp(a, "--root") || !strcmp(a, "--gpus") ||
-                    !strcmp(a, "--task-list") || !strcmp(a, "--task") || !strcmp(a, "--batch") ||
-                    !strncmp(a, "--slurm-", 8);
-        if (takes && !val) {
-            fprintf(stderr, "grader class: %s needs a value\n", a);
-            return -1;
-        }
-        if (takes)
-            i++;
-        if (!strcmp(a, "--out"))
-            run->out = val;
-        else if (!strcmp(a, "--root"))
-            run->g.root = val;
-        else if (!strcmp(a, "--gpus"))
-            run->gpus_spec = val;
-        else if (slurm_arg(run, a, val, takes) != 0)
-            ;
-        else if (!strcmp(a, "--seed"))
-            run->g.seed = strtoull(val, NULL, 10);
-        else if (!strcmp(a, "--budget") || !strcmp(a, "--timeout")) {
-            double v = atof(val);
-            if (v <= 0) {
-                fprintf(stderr, "grader class: %s needs seconds > 0, got '%s'\n", a, val);
-                return -1;
-            }
-            *(!strcmp(a, "--budget") ? &run->budget_s : &run->timeout_s) = v;
-        } else if (!strcmp(a, "--regrade"))
-            run->regrade = 1;
-        else if (a[0] == '-') {
-            fprintf(stderr, "grader class: unknown option %s\n", a);
-            return -1;
-        } else if (!run->submissions)
-            run->submissions = a;
-        else if (lesson_arg(run, argv[i], lessons) != 0)
-            return -1;
-        else
-            any = 1;
+    /* The options, in the order --help lists them. */
+    const option_spec opts[] = {
+        {.name = "--out", .kind = OPTION_STRING, .arg = "DIR", .string = &run->out,
+         .help = "where the results go (default build/class)"},
+        OPT_SEED(&run->g.seed, NULL,
+                 "the inputs' seed (default: the one recorded in DIR, else\n"
+                 "a new one)"),
+        {.name = "--budget", .kind = OPTION_SECONDS, .arg = "S", .seconds = &run->budget_s,
+         .help = "seconds one student's exercises may take together\n"
+                 "(default 600)"},
+        OPT_TIMEOUT(&run->timeout_s),
+        {.name = "--regrade", .kind = OPTION_FLAG, .flag = &run->regrade,
+         .help = "grade every submission, even those unchanged since\n"
+                 "the last run"},
+        {.name = "--gpus", .kind = OPTION_STRING, .arg = "LIST", .string = &run->gpus_spec,
+         .help = "a worker per GPU, taking students from one queue:\n"
+                 "all, or 0,1,..."},
+        OPT_ROOT(&run->g.root),
+        {.heading = "Slurm (class_slurm.c; make grade-class SCHEDULER=slurm):"},
+        {.name = "--slurm", .kind = OPTION_FLAG, .flag = &run->plan,
+         .help = "plan: write DIR/slurm/tasks.txt and the batch scripts,\n"
+                 "grade nothing"},
+        {.name = "--slurm-partition", .kind = OPTION_STRING, .arg = "P",
+         .string = &run->partition, .help = "the job's partition (sbatch --partition)"},
+        {.name = "--slurm-account", .kind = OPTION_STRING, .arg = "A", .string = &run->account,
+         .help = "the job's account (sbatch --account)"},
+        {.name = "--slurm-time", .kind = OPTION_STRING, .arg = "T", .string = &run->time_limit,
+         .help = "one task's time limit (sbatch --time)"},
+        {.name = "--slurm-gres", .kind = OPTION_STRING, .arg = "G", .string = &run->gres,
+         .help = "one task's GPU request (gpu:1; none, or not given:\n"
+                 "no --gres)"},
+        {.name = "--batch", .kind = OPTION_INT, .arg = "K", .integer = &run->batch, .min = 1,
+         .help = "students per task (default 1)"},
+        {.name = "--task-list", .kind = OPTION_STRING, .arg = "F", .string = &run->task_list,
+         .help = "with --task I: grade the task's students (what the\n"
+                 "job array runs)"},
+        {.name = "--task", .kind = OPTION_INT, .arg = "I", .integer = &run->task,
+         .help = "which task of --task-list, from 0"},
+        {.name = "--collect", .kind = OPTION_FLAG, .flag = &run->collect,
+         .help = "write the class files from what the tasks left;\n"
+                 "grade nothing"},
+        {0},
+    };
+    class_args args = {.run = run};
+    option_command c = {.opts = opts, .word = class_word, .ctx = &args, .synopsis = synopsis,
+                        .width = 22};
+    char err[512];
+    int r = options_parse(&c, argc, argv, err, sizeof err);
+    if (r == OPTIONS_HELP) {
+        options_help(&c, stdout);
+        return 1;
     }
-    if (!run->submissions) {
-        usage(stderr);
+    if (r == OPTIONS_BAD) {
+        fprintf(stderr, "grader class: %s\n", err);
         return -1;
     }
-    if (!any)
-        for (int l = 0; l < N_LESSONS; l++)
-            lessons[l] = 1;
+    if (!run->submissions) {
+        options_help(&c, stderr);
+        return -1;
+    }
+    for (int l = 0; l < N_LESSONS; l++)
+        lessons[l] = run->nlessons ? args.lessons[l] : 1;
     return 0;
 }
 
@@ -433,45 +413,33 @@ static int do_student(class_run *run, class_student *st, const char *path, const
     return rc;
 }
 
-static int by_name(const void *a, const void *b)
+/* Is `name`, in the submissions folder, the output folder itself (--out
+ * inside the folder of submissions)? */
+static int is_out_folder(void *ctx, const char *name)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    const class_run *run = ctx;
+    struct stat out, st;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", run->submissions, name);
+    return stat(run->out, &out) == 0 && stat(path, &st) == 0 && st.st_dev == out.st_dev &&
+           st.st_ino == out.st_ino;
 }
 
-/* The entries of SUBMISSIONS, sorted; the output folder left out. Hidden
- * ones too are rows (a student may be ".bob"): nobody is lost to a dot. */
+/* The submissions folder's entries, sorted (dir_names), without the output
+ * folder. Hidden ones too are rows (a student may be ".bob"): nobody is lost
+ * to a dot. *n = -1 (errno says why) when the folder cannot be read whole. */
 static char **list_entries(const class_run *run, int *n)
 {
     DIR *d = opendir(run->submissions);
     *n = -1;
     if (!d)
         return NULL;
-    struct stat out;
-    int have_out = stat(run->out, &out) == 0;
-    char **names = NULL;
-    size_t cap = 0;
-    struct dirent *de;
-    *n = 0;
-    while ((de = readdir(d)) != NULL) {
-        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-            continue;
-        char path[4200];
-        struct stat st;
-        snprintf(path, sizeof path, "%s/%s", run->submissions, de->d_name);
-        if (have_out && stat(path, &st) == 0 && st.st_dev == out.st_dev && st.st_ino == out.st_ino)
-            continue;
-        if ((size_t)*n == cap) {
-            cap = cap ? 2 * cap : 64;
-            char **nn = realloc(names, cap * sizeof *names);
-            if (!nn)
-                break;
-            names = nn;
-        }
-        names[(*n)++] = strdup(de->d_name);
-    }
+    size_t count;
+    char **names = dir_names(d, &count, is_out_folder, (void *)run);
+    int e = errno;
     closedir(d);
-    if (names)
-        qsort(names, (size_t)*n, sizeof *names, by_name);
+    errno = e;
+    *n = count == (size_t)-1 ? -1 : (int)count;
     return names;
 }
 
@@ -601,12 +569,14 @@ static int grade_all(class_run *run, char **entries, const class_hooks *h)
 }
 
 /* Options, folders, the lock, the seed, the GPU and the course's hash.
- * 0, or the exit status; *lock gets the lock's fd. */
+ * 0, -1 when --help printed the help (nothing to do), or the exit status;
+ * run->lock gets the lock's fd. */
 static int set_up(class_run *run, int argc, char **argv, const class_hooks *h)
 {
     int lessons[N_LESSONS] = {0};
-    if (parse_args(argc, argv, run, lessons) != 0)
-        return 2;
+    int r = parse_args(argc, argv, run, lessons);
+    if (r != 0)
+        return r > 0 ? -1 : 2;
     int seed_given = run->g.seed != 0;
     select_exercises(run, lessons);
     struct stat sd;
@@ -731,18 +701,15 @@ int class_main(int argc, char **argv, const class_hooks *h)
     static class_run run;
     memset(&run, 0, sizeof run);
     run.out = "build/class";
-    run.g.root = ".";
-    run.g.launch_timeout_s = 10;
-    run.g.time_budget_s = 1.5;
-    run.timeout_s = 120;
+    grade_opts_defaults(&run.g);
+    run.timeout_s = GRADE_TIMEOUT_S;
     run.budget_s = 600;
     run.batch = 1;
-    const char *t = getenv("GRADER_LAUNCH_TIMEOUT");
-    if (t && atof(t) > 0)
-        run.g.launch_timeout_s = atof(t);
     run.lock = -1;
     int rc = set_up(&run, argc, argv, h);
-    if (rc == 0)
+    if (rc < 0)                /* --help: printed, nothing to grade */
+        rc = 0;
+    else if (rc == 0)
         rc = run_class(&run, h);
     if (run.q)
         munmap(run.q, ((size_t)run.nst + 1) * sizeof *run.st + sizeof *run.q);

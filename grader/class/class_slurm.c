@@ -87,13 +87,11 @@ static void options(FILE *f, const class_run *run, int gres)
         fprintf(f, "#SBATCH --account=%s\n", run->account);
 }
 
-static int write_array(const class_run *run, const char *dir, int ntasks)
+/* grade-class.sbatch's comment and #SBATCH lines: the array of ntasks, a
+ * task's time (its students' budgets, and room to start and write, unless
+ * --slurm-time says), its log. */
+static void array_header(FILE *f, const class_run *run, const char *dir, int ntasks)
 {
-    char path[4400];
-    snprintf(path, sizeof path, "%s/grade-class.sbatch", dir);
-    FILE *f = out_open(path);
-    if (!f)
-        return -1;
     char date[32];
     time_t t = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
@@ -120,6 +118,35 @@ static int write_array(const class_run *run, const char *dir, int ntasks)
         fprintf(f, "#SBATCH --time=%s\n", run->time_limit);
     else
         fprintf(f, "#SBATCH --time=%d\n", minutes);
+}
+
+/* collect.sbatch: the merge, submitted to run after the array. */
+static int write_collect(const class_run *run, const char *dir)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/collect.sbatch", dir);
+    FILE *f = out_open(path);
+    if (!f)
+        return -1;
+    fprintf(f, "#!/bin/bash\n"
+            "# collect.sbatch: the merge of grade-class.sbatch's results into gradebook.csv,\n"
+            "# summary.md, class.json, junit.xml and the leaderboards (what\n"
+            "# `make grade-class-collect` runs). Submitted to depend on the array (afterany).\n"
+            "#SBATCH --job-name=grade-class-collect\n#SBATCH --output=%s/logs/collect-%%j.out\n"
+            "#SBATCH --ntasks=1\n#SBATCH --time=30\n", dir);
+    options(f, run, 0);
+    command(f, run, "--collect");
+    return out_commit(f, path);
+}
+
+static int write_array(const class_run *run, const char *dir, int ntasks)
+{
+    char path[4400];
+    snprintf(path, sizeof path, "%s/grade-class.sbatch", dir);
+    FILE *f = out_open(path);
+    if (!f)
+        return -1;
+    array_header(f, run, dir, ntasks);
     options(f, run, 1);
     char *m = NULL;
     size_t mlen = 0;
@@ -136,19 +163,7 @@ static int write_array(const class_run *run, const char *dir, int ntasks)
     free(m);
     if (out_commit(f, path) != 0)
         return -1;
-    snprintf(path, sizeof path, "%s/collect.sbatch", dir);
-    f = out_open(path);
-    if (!f)
-        return -1;
-    fprintf(f, "#!/bin/bash\n"
-            "# collect.sbatch: the merge of grade-class.sbatch's results into gradebook.csv,\n"
-            "# summary.md, class.json, junit.xml and the leaderboards (what\n"
-            "# `make grade-class-collect` runs). Submitted to depend on the array (afterany).\n"
-            "#SBATCH --job-name=grade-class-collect\n#SBATCH --output=%s/logs/collect-%%j.out\n"
-            "#SBATCH --ntasks=1\n#SBATCH --time=30\n", dir);
-    options(f, run, 0);
-    command(f, run, "--collect");
-    return out_commit(f, path);
+    return write_collect(run, dir);
 }
 
 int class_slurm_write(class_run *run)

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "compile_jobs.h"
+#include "grade_options.h"
 #include "knobs.h"
 #include "reference.h"
 #include "references.h"
@@ -129,26 +130,36 @@ int reference_verify(const exercise *ex, const grade_opts *o, FILE *out)
     return bad ? -1 : 0;
 }
 
+static const char references_synopsis[] =
+    "usage: grader references --out DIR | --verify [--root DIR]\n"
+    "  a student copy's compiled references (make release)\n";
+
 int references_main(int argc, char **argv)
 {
     const char *out = NULL;
     int verify = 0;
     grade_opts o;
     grade_opts_defaults(&o);
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--out") && i + 1 < argc)
-            out = argv[++i];
-        else if (!strcmp(argv[i], "--root") && i + 1 < argc)
-            o.root = argv[++i];
-        else if (!strcmp(argv[i], "--verify"))
-            verify = 1;
-        else {
-            fprintf(stderr, "usage: grader references --out DIR | --verify [--root DIR]\n");
-            return 2;
-        }
+    const option_spec opts[] = {
+        {.name = "--out", .kind = OPTION_STRING, .arg = "DIR", .string = &out,
+         .help = "write every exercise's reference as PTX under DIR"},
+        {.name = "--verify", .kind = OPTION_FLAG, .flag = &verify,
+         .help = "check a student copy: its references, exercises and\n"
+                 "baselines"},
+        OPT_ROOT(&o.root),
+        {0},
+    };
+    option_command c = {.opts = opts, .synopsis = references_synopsis};
+    char err[512];
+    int r = options_parse(&c, argc, argv, err, sizeof err);
+    if (r == OPTIONS_HELP) {
+        options_help(&c, stdout);
+        return 0;
     }
-    if (!out && !verify) {
-        fprintf(stderr, "usage: grader references --out DIR | --verify [--root DIR]\n");
+    if (r == OPTIONS_BAD || (!out && !verify)) {
+        if (r == OPTIONS_BAD)
+            fprintf(stderr, "grader references: %s\n", err);
+        options_help(&c, stderr);
         return 2;
     }
     if (out && reference_is_compiled(&o)) {

@@ -3,27 +3,25 @@
 #include <string.h>
 #include "mechanism.h"
 
-/* Judge one check; `what` says what was found, whichever way it went. */
-static enum check_state judge_check(const mech_check *m, const compiled *c,
-                                    const resources *res, const int *knobs, char *what,
-                                    size_t len)
+/* A check on the PTX's text: does it have (or lack) m->text? */
+static enum check_state judge_ptx(const mech_check *m, const compiled *c, char *what,
+                                  size_t len)
 {
-    long want = m->expect ? m->expect(knobs) : m->value;
+    int has = c->ptx && strstr(c->ptx, m->text);
+    if (m->kind == CHECK_PTX_HAS)
+        snprintf(what, len, has ? "the PTX has '%s'" : "the PTX has no '%s' instruction",
+                 m->text);
+    else
+        snprintf(what, len, has ? "the PTX contains '%s'" : "the PTX has no '%s'", m->text);
+    return has == (m->kind == CHECK_PTX_HAS) ? CS_HOLDS : CS_FAILS;
+}
+
+/* A check on the compiler's resource report (local memory, shared memory,
+ * registers, occupancy) against `want`. */
+static enum check_state judge_resource(const mech_check *m, const resources *res, long want,
+                                       char *what, size_t len)
+{
     switch (m->kind) {
-    case CHECK_PTX_HAS:
-        if (c->ptx && strstr(c->ptx, m->text)) {
-            snprintf(what, len, "the PTX has '%s'", m->text);
-            return CS_HOLDS;
-        }
-        snprintf(what, len, "the PTX has no '%s' instruction", m->text);
-        return CS_FAILS;
-    case CHECK_PTX_LACKS:
-        if (!c->ptx || !strstr(c->ptx, m->text)) {
-            snprintf(what, len, "the PTX has no '%s'", m->text);
-            return CS_HOLDS;
-        }
-        snprintf(what, len, "the PTX contains '%s'", m->text);
-        return CS_FAILS;
     case CHECK_MAX_LOCAL_BYTES: {
         long local = res->stack_bytes + res->spill_stores;
         if (!res->known)
@@ -63,13 +61,25 @@ static enum check_state judge_check(const mech_check *m, const compiled *c,
         snprintf(what, len, "theoretical occupancy is %d%%; this exercise asks for at least "
                  "%ld%%", res->occupancy_pct, want);
         return res->occupancy_pct >= want ? CS_HOLDS : CS_FAILS;
-    case CHECK_NONE:
-        return CS_NOT_EVALUATED;
+    default:
+        break;
     }
     /* Resources unknown: the GPU is newer than this NVRTC, so only PTX was
      * built and ptxas never reported. */
     snprintf(what, len, "not checked: the compiler gave no resource report for this GPU");
     return CS_UNKNOWN;
+}
+
+/* Judge one check; `what` says what was found, whichever way it went. */
+static enum check_state judge_check(const mech_check *m, const compiled *c,
+                                    const resources *res, const int *knobs, char *what,
+                                    size_t len)
+{
+    if (m->kind == CHECK_NONE)
+        return CS_NOT_EVALUATED;
+    if (m->kind == CHECK_PTX_HAS || m->kind == CHECK_PTX_LACKS)
+        return judge_ptx(m, c, what, len);
+    return judge_resource(m, res, m->expect ? m->expect(knobs) : m->value, what, len);
 }
 
 int evaluate_checks(const exercise *ex, const compiled *c, const resources *res,

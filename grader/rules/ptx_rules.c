@@ -624,6 +624,54 @@ static int first_writable(const char *t, names *ns, found *f)
     return address_escapes(t, &rs, f);
 }
 
+/* How the kernel reaches a writable __device__ variable, from the
+ * instruction that uses it, in the student's words. */
+static const char *write_how(const found *g)
+{
+    int writes = !strncmp(g->opcode, "st.", 3), updates = !strncmp(g->opcode, "atom", 4) ||
+                                                          !strncmp(g->opcode, "red", 3);
+    if (g->through)
+        return writes || updates ? "takes its address and writes through it"
+                                 : "takes its address and passes it on, so it can write it "
+                                   "through a pointer";
+    if (writes)
+        return "writes it";
+    if (updates)
+        return "updates it atomically";
+    if (!strncmp(g->opcode, "mov", 3) || !strncmp(g->opcode, "cvta", 4))
+        return "takes its address, so it can write it through a pointer";
+    if (g->opcode[0] == '.')
+        return "puts its address into another variable, so it can write it through a "
+               "pointer";
+    return "uses it other than by loading it";
+}
+
+/* The refusal of a writable __device__ variable (or a string literal passed
+ * where it could be written): -1, with the sentence in msg. */
+static int say_writable(const found *g, char *msg, size_t len)
+{
+    static const char why[] =
+        "Device memory that outlives a launch lets a kernel compute its answer once and "
+        "replay it on every later launch instead of computing it, and the grader times many "
+        "launches; so it refuses any __device__ variable the kernel can write (also "
+        "__managed__ ones and static variables inside functions).";
+    if (!strncmp(g->name, "$str", 4)) {
+        snprintf(msg, len, "passes the address of a string literal ('%s' in the PTX, a "
+                 "__device__ variable there) on to something other than printf or assert "
+                 "(%s), so the kernel could write it. %s printf(\"...\", ...) and assert(...) "
+                 "are fine; a string passed as an argument (printf(\"%%s\", \"text\")) is not.",
+                 g->name, g->opcode, why);
+        return -1;
+    }
+    char shown[256], in[128];
+    ptx_readable_name(g->name, strlen(g->name), shown, sizeof shown, in, sizeof in);
+    snprintf(msg, len, "keeps a __device__ variable, '%s'%s%s%s, and %s (%s in the PTX). %s "
+             "Keep what one launch needs in registers or shared memory; a read-only table "
+             "can be __constant__.", shown, in[0] ? " (a static variable inside " : "", in,
+             in[0] ? ")" : "", write_how(g), g->opcode, why);
+    return -1;
+}
+
 /* Is `word` used as a name anywhere in `t`? */
 static int has_name(const char *t, const char *word)
 {
@@ -667,42 +715,7 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
     }
     if (!writable)
         return 0;
-
-    static const char why[] =
-        "Device memory that outlives a launch lets a kernel compute its answer once and "
-        "replay it on every later launch instead of computing it, and the grader times many "
-        "launches; so it refuses any __device__ variable the kernel can write (also "
-        "__managed__ ones and static variables inside functions).";
-    if (!strncmp(g.name, "$str", 4)) {
-        snprintf(msg, len, "passes the address of a string literal ('%s' in the PTX, a "
-                 "__device__ variable there) on to something other than printf or assert "
-                 "(%s), so the kernel could write it. %s printf(\"...\", ...) and assert(...) "
-                 "are fine; a string passed as an argument (printf(\"%%s\", \"text\")) is not.",
-                 g.name, g.opcode, why);
-        return -1;
-    }
-    char shown[256], in[128];
-    ptx_readable_name(g.name, strlen(g.name), shown, sizeof shown, in, sizeof in);
-    const char *how = g.through
-                      ? (!strncmp(g.opcode, "st.", 3) || !strncmp(g.opcode, "atom", 4) ||
-                         !strncmp(g.opcode, "red", 3)
-                         ? "takes its address and writes through it"
-                         : "takes its address and passes it on, so it can write it through "
-                           "a pointer")
-                      : !strncmp(g.opcode, "st.", 3) ? "writes it"
-                      : !strncmp(g.opcode, "atom", 4) || !strncmp(g.opcode, "red", 3)
-                      ? "updates it atomically"
-                      : !strncmp(g.opcode, "mov", 3) || !strncmp(g.opcode, "cvta", 4)
-                      ? "takes its address, so it can write it through a pointer"
-                      : g.opcode[0] == '.'
-                      ? "puts its address into another variable, so it can write it through "
-                        "a pointer"
-                      : "uses it other than by loading it";
-    snprintf(msg, len, "keeps a __device__ variable, '%s'%s%s%s, and %s (%s in the PTX). %s "
-             "Keep what one launch needs in registers or shared memory; a read-only table "
-             "can be __constant__.", shown, in[0] ? " (a static variable inside " : "", in,
-             in[0] ? ")" : "", how, g.opcode, why);
-    return -1;
+    return say_writable(&g, msg, len);
 }
 
 typedef struct sum {

@@ -252,5 +252,68 @@ wait $pid
 status "watch stops on Ctrl-C" $? 0 "$T/watch.out"
 has "watch stops on Ctrl-C" "$T/watch.out" "Stopped watching."
 
+# ---- the command line: one parser (core/options.h) for every command ------
+# Help comes from the same table the parser reads: every command's fits 80
+# columns, and the options they share say the same thing.
+for c in "" class references; do
+    $GRADER $c --help >$o 2>&1
+    status "grader $c --help" $? 0 $o
+    widest "grader $c --help" $o 80
+    has "grader $c --help" $o "--root DIR"
+    has "grader $c --help" $o "the course's top folder (default: .)"
+done
+$GRADER --help >$o 2>&1
+has "check's help" $o "exit status of check: 0 all passed"
+grep -F -- "--timeout S" $o >"$T/t1"
+$GRADER class --help >$o 2>&1
+has "class's help" $o "--slurm-partition P"
+grep -F -- "--timeout S" $o >"$T/t2"
+if cmp -s "$T/t1" "$T/t2" && grep -qF "(default 120)" "$T/t1"; then pass=$((pass + 1));
+else bad "check and class describe --timeout alike" "$T/t2"; fi
+# refused NAME WANT-TEXT ARGS...: status 2, one line naming what was wrong.
+refused() {
+    local name=$1 want=$2
+    shift 2
+    $GRADER "$@" >$o 2>&1
+    status "$name" $? 2 $o
+    has "$name" $o "$want"
+}
+refused "no command" "usage: grader check" 
+refused "unknown command" "grader: unknown command 'frobnicate'" frobnicate
+refused "unknown option" "grader: unknown option --frob" check lesson3 --frob
+refused "no such lesson" "grader: 'lesson99' is not a lesson (lesson0 .. lesson" check lesson99
+refused "a value missing" "grader: --only needs a value" check lesson3 --only
+refused "timeout 0" "grader: --timeout needs seconds > 0, got '0'" check lesson3 --timeout 0
+refused "timeout 5x" "grader: --timeout needs seconds > 0, got '5x'" check lesson3 --timeout 5x
+refused "seed abc" "grader: --seed needs a whole number >= 0, got 'abc'" check lesson3 --seed abc
+refused "sweep without =" "grader: --sweep takes NAME=VALUE, got 'TILE'" check lesson3 --sweep TILE
+refused "sweep list" "grader: bad --sweep list 'x'" check lesson3 --sweep TILE=x
+refused "class without a folder" "usage: grader class SUBMISSIONS" class
+refused "class budget" "grader class: --budget needs seconds > 0, got '0'" class "$T" --budget 0
+refused "class batch" "grader class: --batch needs a whole number >= 1, got '0'" class "$T" --batch 0
+refused "class lesson" "grader class: 'lesson99' is not a lesson" class "$T" lesson99
+refused "class option" "grader class: unknown option --frob" class "$T" --frob
+refused "class missing folder" "grader class: $T/none is not a folder of submissions" class "$T/none"
+refused "references alone" "usage: grader references --out DIR | --verify" references
+refused "references option" "grader references: unknown option --frob" references --verify --frob
+# Each option does what its help says.
+nogpu $GRADER check lesson3 --seed 42 --json "$T/seed.json" --student-dir $FIX/right >$o 2>&1
+has "--seed is the report's seed" "$T/seed.json" '"seed": 42,'
+nogpu $GRADER check lesson3 --json "$T/fresh.json" --student-dir $FIX/right >$o 2>&1
+seed=$(grep -o '"seed": [0-9]*' "$T/fresh.json" | head -1 | grep -o '[0-9]*$')
+if [ -n "$seed" ] && [ "$seed" -ge 1 ] && [ "$seed" -le 1000000000 ]; then pass=$((pass + 1));
+else bad "without --seed: a fresh seed, short enough to type (got '$seed')" "$T/fresh.json"; fi
+(cd "$T" && nogpu "$OLDPWD/$GRADER" check lesson3 --only bank_conflicts --root "$OLDPWD" \
+    --json "$T/root.json" >"$T/root.out" 2>&1)
+status "--root from another folder" $? 3 "$T/root.out"
+has "--only grades that one" "$T/root.json" '"name": "bank_conflicts"'
+lacks "--only grades only that one" "$T/root.json" '"name": "matmul"'
+nogpu $GRADER static lesson3 --solutions >$o 2>&1
+status "static --solutions" $? 0 $o
+has "static --solutions labels them" $o "solutions: CHECKED"
+nogpu $GRADER check lesson3 --solutions --json "$T/sol.json" >$o 2>&1
+status "check --solutions, no GPU: all CHECKED" $? 3 $o
+has "--solutions is the report's mode" "$T/sol.json" '"mode": "solutions"'
+
 echo "cli: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]

@@ -44,6 +44,8 @@ static const struct {
     {.name = "knockout", .make = knockout_suite},
     {.name = "verdicts", .make = verdicts_suite},
     {.name = "rules_bounds", .make = rules_bounds_suite},
+    {.name = "options", .make = options_suite},
+    {.name = "folders", .make = folders_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

@@ -1,0 +1,110 @@
+/* test_folders.c: dir_names (class/archive.h), the one way a folder is
+ * listed for class grading (a student's folder, the folder of submissions):
+ * every entry but . and .., dot-names included, in bytewise order whatever
+ * the file system's, and only what the caller leaves out is left out. */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "archive.h"
+#include "suites.h"
+
+static char top[] = "/tmp/test-folders-XXXXXX";
+
+static void touch(const char *name)
+{
+    char p[256];
+    snprintf(p, sizeof p, "%s/%s", top, name);
+    FILE *f = fopen(p, "w");
+    ck_assert_ptr_nonnull(f);
+    fclose(f);
+}
+
+static int leave_out_b(void *ctx, const char *name)
+{
+    ++*(int *)ctx;
+    return name[0] == 'b';
+}
+
+static char **list(size_t *n, int (*leave_out)(void *, const char *), void *ctx)
+{
+    DIR *d = opendir(top);
+    ck_assert_ptr_nonnull(d);
+    char **names = dir_names(d, n, leave_out, ctx);
+    closedir(d);
+    return names;
+}
+
+static void free_names(char **names, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(names[i]);
+    free(names);
+}
+
+START_TEST(every_name_sorted)
+{
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    size_t n = 99;
+    ck_assert_ptr_null(list(&n, NULL, NULL));          /* empty: none, not a failure */
+    ck_assert_uint_eq(n, 0);
+    const char *made[] = {"zed", "Alice", ".bob", "bob", "b", "_x", "\xc3\xa9mile", "a b"};
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++)
+        touch(made[i]);
+    char **names = list(&n, NULL, NULL);
+    const char *want[] = {".bob", "Alice", "_x", "a b", "b", "bob", "zed", "\xc3\xa9mile"};
+    ck_assert_uint_eq(n, sizeof want / sizeof *want);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_str_eq(names[i], want[i]);
+    free_names(names, n);
+    int asked = 0;
+    names = list(&n, leave_out_b, &asked);
+    ck_assert_int_eq(asked, 8);                          /* asked of every entry, not . or .. */
+    const char *kept[] = {".bob", "Alice", "_x", "a b", "zed", "\xc3\xa9mile"};
+    ck_assert_uint_eq(n, sizeof kept / sizeof *kept);
+    for (size_t i = 0; i < n; i++)
+        ck_assert_str_eq(names[i], kept[i]);
+    free_names(names, n);
+    for (size_t i = 0; i < sizeof made / sizeof *made; i++) {
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", top, made[i]);
+        unlink(p);
+    }
+    rmdir(top);
+}
+END_TEST
+
+START_TEST(more_names_than_the_first_allocation)
+{
+    strcpy(top, "/tmp/test-folders-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    char name[32];
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "s%03d", 199 - i);
+        touch(name);
+    }
+    size_t n;
+    char **names = list(&n, NULL, NULL);
+    ck_assert_uint_eq(n, 200);
+    for (int i = 0; i < 200; i++) {
+        snprintf(name, sizeof name, "s%03d", i);
+        ck_assert_str_eq(names[i], name);
+        char p[256];
+        snprintf(p, sizeof p, "%s/%s", top, name);
+        unlink(p);
+    }
+    free_names(names, n);
+    rmdir(top);
+}
+END_TEST
+
+Suite *folders_suite(void)
+{
+    Suite *s = suite_create("folders");
+    TCase *t = tcase_create("folders");
+    tcase_add_test(t, every_name_sorted);
+    tcase_add_test(t, more_names_than_the_first_allocation);
+    suite_add_tcase(s, t);
+    return s;
+}

@@ -1,0 +1,272 @@
+/* test_options.c: the one command-line parser (core/options.h) reads every
+ * kind of value whole, refuses with a sentence that names the option and
+ * what it got, stops at --help, hands words to the command in order, and
+ * prints help made from the same table, within 80 columns. The commands'
+ * own tables are tested through the binary (tests/cli/run.sh). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "options.h"
+#include "suites.h"
+
+typedef struct fixture {
+    int flag, integer, ngiven_seed, nwords, calls;
+    const char *string, *constant_dest;
+    unsigned long long seed;
+    double seconds;
+    const char *words[8];
+    char called_with[64];
+} fixture;
+
+static int take_word(void *ctx, const char *w, char *err, size_t len)
+{
+    fixture *f = ctx;
+    if (!strcmp(w, "bad")) {
+        snprintf(err, len, "'%s' is no word of mine", w);
+        return -1;
+    }
+    f->words[f->nwords++] = w;
+    return 0;
+}
+
+static int take_call(void *ctx, const char *v, char *err, size_t len)
+{
+    fixture *f = ctx;
+    f->calls++;
+    snprintf(f->called_with, sizeof f->called_with, "%s", v ? v : "(none)");
+    if (v && !strcmp(v, "no")) {
+        snprintf(err, len, "call refused '%s'", v);
+        return -1;
+    }
+    return 0;
+}
+
+static int take_flag_call(void *ctx, const char *v, char *err, size_t len)
+{
+    (void)err; (void)len;
+    fixture *f = ctx;
+    f->calls += 10;
+    snprintf(f->called_with, sizeof f->called_with, "%s", v ? v : "(none)");
+    return 0;
+}
+
+static fixture F;
+static char err[256];
+
+#define TABLE { \
+    {.name = "--flag", .kind = OPTION_FLAG, .flag = &F.flag, .help = "a flag"}, \
+    {.heading = "A heading:"}, \
+    {.name = "--string", .kind = OPTION_STRING, .arg = "S", .string = &F.string, \
+     .help = "a string\nover two lines"}, \
+    {.name = "--const", .kind = OPTION_CONST, .string = &F.constant_dest, .constant = "fixed", \
+     .help = "a constant"}, \
+    {.name = "--int", .kind = OPTION_INT, .arg = "N", .integer = &F.integer, .min = 1, \
+     .help = "an integer >= 1"}, \
+    {.name = "--seed", .kind = OPTION_ULL, .arg = "N", .ull = &F.seed, .given = &F.ngiven_seed, \
+     .help = "a seed"}, \
+    {.name = "--secs", .kind = OPTION_SECONDS, .arg = "S", .seconds = &F.seconds, \
+     .help = "seconds"}, \
+    {.name = "--call", .kind = OPTION_CALL, .arg = "V", .call = take_call, .help = "a call"}, \
+    {.name = "--callflag", .kind = OPTION_CALL, .call = take_flag_call, .help = "a call, no value"}, \
+    {.name = "--hidden", .kind = OPTION_FLAG, .flag = &F.flag}, \
+    {.name = "--a-very-long-option-name", .kind = OPTION_FLAG, .flag = &F.flag, .help = "long"}, \
+    {0}, \
+}
+
+/* Parse the words (NULL-ended) after a program name. */
+static int parse(const char *first, ...)
+{
+    static const option_spec opts[] = TABLE;
+    static char *argv[32];
+    int argc = 0;
+    argv[argc++] = "prog";
+    va_list ap;
+    va_start(ap, first);
+    for (const char *a = first; a && argc < 31; a = va_arg(ap, const char *))
+        argv[argc++] = (char *)a;
+    va_end(ap);
+    memset(&F, 0, sizeof F);
+    err[0] = 0;
+    option_command c = {.opts = opts, .word = take_word, .ctx = &F, .synopsis = "usage: prog\n",
+                        .epilogue = "the end\n"};
+    return options_parse(&c, argc, argv, err, sizeof err);
+}
+
+#define SAYS(text, part) ck_assert_msg(strstr(text, part) != NULL, "'%s' lacks '%s'", text, part)
+
+START_TEST(every_kind_is_stored)
+{
+    ck_assert_int_eq(parse("--flag", "--string", "s1", "--const", "--int", "7", "--seed", "123",
+                           "--secs", "2.5", "--call", "v", "--callflag", NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.flag, 1);
+    ck_assert_str_eq(F.string, "s1");
+    ck_assert_str_eq(F.constant_dest, "fixed");
+    ck_assert_int_eq(F.integer, 7);
+    ck_assert(F.seed == 123ull);
+    ck_assert_int_eq(F.ngiven_seed, 1);
+    ck_assert(F.seconds == 2.5);
+    ck_assert_int_eq(F.calls, 11);                 /* --call once, --callflag once */
+    ck_assert_str_eq(F.called_with, "(none)");     /* the flag call took no value */
+    ck_assert_int_eq(F.nwords, 0);
+}
+END_TEST
+
+START_TEST(nothing_given_changes_nothing)
+{
+    ck_assert_int_eq(parse(NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.flag, 0);
+    ck_assert_ptr_null(F.string);
+    ck_assert_int_eq(F.ngiven_seed, 0);
+    ck_assert_int_eq(F.calls, 0);
+}
+END_TEST
+
+START_TEST(words_go_to_the_command_in_order)
+{
+    ck_assert_int_eq(parse("one", "--string", "two", "three", "4", NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.nwords, 3);
+    ck_assert_str_eq(F.words[0], "one");
+    ck_assert_str_eq(F.words[1], "three");
+    ck_assert_str_eq(F.words[2], "4");
+    ck_assert_str_eq(F.string, "two");             /* a value is no word */
+    ck_assert_int_eq(parse("one", "bad", "two", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "'bad' is no word of mine");
+    ck_assert_int_eq(F.nwords, 1);                 /* stopped at the refusal */
+}
+END_TEST
+
+START_TEST(values_are_read_whole)
+{
+    struct { const char *opt, *val, *says; } bad[] = {
+        {"--int", "0", "--int needs a whole number >= 1, got '0'"},
+        {"--int", "5x", "--int needs a whole number >= 1, got '5x'"},
+        {"--int", "", "--int needs a whole number >= 1, got ''"},
+        {"--int", "99999999999", "--int needs a whole number >= 1, got '99999999999'"},
+        {"--seed", "-3", "--seed needs a whole number >= 0, got '-3'"},
+        {"--seed", "12ab", "--seed needs a whole number >= 0, got '12ab'"},
+        {"--seed", "", "--seed needs a whole number >= 0, got ''"},
+        {"--seed", "99999999999999999999999", "--seed needs a whole number >= 0"},
+        {"--secs", "0", "--secs needs seconds > 0, got '0'"},
+        {"--secs", "-1", "--secs needs seconds > 0, got '-1'"},
+        {"--secs", "5x", "--secs needs seconds > 0, got '5x'"},
+        {"--secs", "nan", "--secs needs seconds > 0, got 'nan'"},
+        {"--secs", "inf", "--secs needs seconds > 0, got 'inf'"},
+        {"--secs", "", "--secs needs seconds > 0, got ''"},
+        {"--call", "no", "call refused 'no'"},
+    };
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        ck_assert_msg(parse(bad[k].opt, bad[k].val, NULL) == OPTIONS_BAD, "%s %s accepted",
+                      bad[k].opt, bad[k].val);
+        SAYS(err, bad[k].says);
+    }
+    ck_assert_int_eq(parse("--int", "1", "--seed", "0", "--secs", "1e-3", NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.integer, 1);                /* the bound itself is allowed */
+    ck_assert(F.seed == 0);
+    ck_assert_int_eq(F.ngiven_seed, 1);            /* 0 given is still given */
+    ck_assert(F.seconds == 1e-3);
+    ck_assert_int_eq(parse("--seed", "18446744073709551615", NULL), OPTIONS_OK);
+    ck_assert(F.seed == 18446744073709551615ull);
+}
+END_TEST
+
+START_TEST(a_refused_value_is_not_marked_given)
+{
+    ck_assert_int_eq(parse("--seed", "x", NULL), OPTIONS_BAD);
+    ck_assert_int_eq(F.ngiven_seed, 0);
+}
+END_TEST
+
+START_TEST(missing_values_and_unknown_options)
+{
+    ck_assert_int_eq(parse("--string", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--string needs a value");
+    ck_assert_int_eq(parse("--call", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--call needs a value");
+    ck_assert_int_eq(F.calls, 0);
+    ck_assert_int_eq(parse("--flag", "--frob", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "unknown option --frob");
+    ck_assert_int_eq(parse("--fla", NULL), OPTIONS_BAD);       /* no prefixes */
+    ck_assert_int_eq(parse("-", NULL), OPTIONS_BAD);
+    /* The value is the next argument, whatever it looks like. */
+    ck_assert_int_eq(parse("--string", "--flag", NULL), OPTIONS_OK);
+    ck_assert_str_eq(F.string, "--flag");
+    ck_assert_int_eq(F.flag, 0);
+}
+END_TEST
+
+START_TEST(help_stops_reading)
+{
+    ck_assert_int_eq(parse("--help", "--frob", NULL), OPTIONS_HELP);
+    ck_assert_int_eq(parse("one", "-h", "bad", NULL), OPTIONS_HELP);
+    ck_assert_int_eq(F.nwords, 1);
+    ck_assert_int_eq(parse("--frob", "--help", NULL), OPTIONS_BAD);   /* in order */
+}
+END_TEST
+
+START_TEST(without_a_word_call_words_are_refused)
+{
+    static const option_spec opts[] = TABLE;
+    char *argv[] = {"prog", "--flag", "stray", NULL};
+    option_command c = {.opts = opts, .ctx = &F, .synopsis = ""};
+    memset(&F, 0, sizeof F);
+    ck_assert_int_eq(options_parse(&c, 3, argv, err, sizeof err), OPTIONS_BAD);
+    SAYS(err, "'stray'");
+}
+END_TEST
+
+START_TEST(help_is_the_table)
+{
+    static const option_spec opts[] = TABLE;
+    option_command c = {.opts = opts, .synopsis = "usage: prog\n", .epilogue = "the end\n"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    options_help(&c, f);
+    fclose(f);
+    ck_assert_str_eq(text,
+        "usage: prog\n"
+        "options:\n"
+        "  --flag              a flag\n"
+        "A heading:\n"
+        "  --string S          a string\n"
+        "                      over two lines\n"
+        "  --const             a constant\n"
+        "  --int N             an integer >= 1\n"
+        "  --seed N            a seed\n"
+        "  --secs S            seconds\n"
+        "  --call V            a call\n"
+        "  --callflag          a call, no value\n"
+        "  --a-very-long-option-name\n"
+        "                      long\n"
+        "the end\n");
+    free(text);
+    /* Another column. */
+    c.width = 12;
+    c.epilogue = NULL;
+    f = open_memstream(&text, &len);
+    options_help(&c, f);
+    fclose(f);
+    SAYS(text, "\n  --flag    a flag\n");
+    SAYS(text, "\n  --string S\n            a string\n            over two lines\n");
+    ck_assert_msg(strstr(text, "the end") == NULL, "no epilogue was asked for");
+    free(text);
+}
+END_TEST
+
+Suite *options_suite(void)
+{
+    Suite *s = suite_create("options");
+    TCase *t = tcase_create("options");
+    tcase_add_test(t, every_kind_is_stored);
+    tcase_add_test(t, nothing_given_changes_nothing);
+    tcase_add_test(t, words_go_to_the_command_in_order);
+    tcase_add_test(t, values_are_read_whole);
+    tcase_add_test(t, a_refused_value_is_not_marked_given);
+    tcase_add_test(t, missing_values_and_unknown_options);
+    tcase_add_test(t, help_stops_reading);
+    tcase_add_test(t, without_a_word_call_words_are_refused);
+    tcase_add_test(t, help_is_the_table);
+    suite_add_tcase(s, t);
+    return s;
+}
