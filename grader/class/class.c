@@ -73,7 +73,9 @@ static int class_word(void *ctx, const char *a, char *err, size_t len)
 
 
 /* The command line into run and lessons. 0; 1 after printing the help; -1
- * after saying on stderr what is wrong. */
+ * after saying on stderr what is wrong. Over 60 lines only because the
+ * options' table (a row each, read by core/options.c) is written here,
+ * where the fields it fills are. */
 static int parse_args(int argc, char **argv, class_run *run, int *lessons)
 {
     run->argv_lessons = calloc((size_t)argc + 1, sizeof *run->argv_lessons);
