@@ -1040,6 +1040,132 @@ START_TEST(class_workers_share_the_queue)
 }
 END_TEST
 
+/* A grade stands for one GPU model: the same files graded elsewhere are
+ * graded again (the speeds are that GPU's), and the row names the model. */
+START_TEST(class_regrades_on_another_gpu_model)
+{
+    const char *dir = scratch();
+    char subs[256], out[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_class(subs);
+    ck_assert_int_eq(run_class(subs, out, NULL, NULL), 0);
+    ck_assert_int_eq(fake_calls, 7);
+    fake_gpu = "Another GPU";
+    int rc = run_class(subs, out, NULL, NULL);
+    int calls = fake_calls;
+    fake_gpu = "Scripted GPU";
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(calls, 7);
+    char *csv = out_file(out, "gradebook.csv");
+    ck_assert_msg(strstr(csv, ",Another GPU (device 0),") && !strstr(csv, "unchanged since"),
+                  "%s", csv);
+    free(csv);
+}
+END_TEST
+
+/* A submission with no exercise file: the summary names what it held (the
+ * first two entries, then "..."), so the instructor sees what went wrong. */
+START_TEST(class_names_what_an_empty_submission_held)
+{
+    const char *dir = scratch();
+    char subs[256], out[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    student_file(subs, "fay", "a-notes.txt", "notes\n");
+    student_file(subs, "fay", "b-matmul.cu", "// in the wrong place\n");
+    student_file(subs, "fay", "c-more.txt", "more\n");
+    student_file(subs, "gus", "only.txt", "only\n");
+    ck_assert_int_eq(run_class(subs, out, NULL, NULL), 0);
+    ck_assert_int_eq(fake_calls, 0);
+    char *sum = out_file(out, "summary.md");
+    ck_assert_msg(strstr(sum, "no exercise file was found in it (looked for lessonN/NAME.cu at "
+                  "any depth); it holds `a-notes.txt`, `b-matmul.cu`, ...."), "%s", sum);
+    ck_assert_msg(strstr(sum, "; it holds `only.txt`."), "%s", sum);
+    free(sum);
+}
+END_TEST
+
+/* --slurm plans and grades nothing: tasks.txt lists each entry to grade, by
+ * its name in the submissions folder (hex), one a line, in order; the class
+ * files are left for the merge. */
+START_TEST(class_slurm_plan_lists_entries)
+{
+    const char *dir = scratch();
+    char subs[256], out[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_class(subs);
+    ck_assert_int_eq(run_class(subs, out, "--slurm", NULL), 0);
+    ck_assert_int_eq(fake_calls, 0);
+    char *tasks = out_file(out, "slurm/tasks.txt");
+    /* ada bo cy dee eli.tar, in hex; README.txt is no submission. */
+    ck_assert_str_eq(tasks, "616461\n626f\n6379\n646565\n656c692e746172\n");
+    free(tasks);
+    char p[512];
+    snprintf(p, sizeof p, "%s/gradebook.csv", out);
+    ck_assert_msg(access(p, F_OK) != 0, "a plan wrote the gradebook");
+    char *sb = out_file(out, "slurm/grade-class.sbatch");
+    ck_assert_msg(strstr(sb, "#SBATCH --array=0-4\n") && strstr(sb, "--batch 1 --task"), "%s", sb);
+    free(sb);
+    ck_assert_int_eq(run_class(subs, out, "--slurm", "--batch"), 2);   /* no value */
+}
+END_TEST
+
+/* One run at a time: a folder another process holds (even shared, as a
+ * worker holds it) is refused plainly, and nothing is graded. */
+START_TEST(class_refuses_a_held_folder)
+{
+    const char *dir = scratch();
+    char subs[256], out[256];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    make_class(subs);
+    ck_assert_int_eq(mkdir_p(out), 0);
+    int held = class_lock(out, 1);
+    ck_assert_int_ge(held, 0);
+    ck_assert_int_ne(run_class(subs, out, NULL, NULL), 0);
+    ck_assert_int_eq(fake_calls, 0);
+    close(held);
+    ck_assert_int_eq(run_class(subs, out, NULL, NULL), 0);
+    ck_assert_int_eq(fake_calls, 7);
+}
+END_TEST
+
+/* What the instructor watching sees on stderr: the last line counts every
+ * student, and says how many failed. */
+START_TEST(class_final_progress_line)
+{
+    const char *dir = scratch();
+    char subs[256], out[256], log[300];
+    snprintf(subs, sizeof subs, "%s/subs", dir);
+    snprintf(out, sizeof out, "%s/out", dir);
+    snprintf(log, sizeof log, "%s/stderr.txt", dir);
+    make_class(subs);
+    fflush(stderr);
+    int e = dup(2), fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 2);
+    close(fd);
+    char *argv[] = {"class", subs, "lesson3", "--out", out, "--seed", "42", NULL};
+    class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+    int o = dup(1), null = open("/dev/null", O_WRONLY);
+    dup2(null, 1);
+    close(null);
+    int rc = class_main(7, argv, &hooks);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(o, 1);
+    dup2(e, 2);
+    close(o);
+    close(e);
+    ck_assert_int_eq(rc, 0);
+    char *text = slurp(log);
+    const char *last = strstr(text, "progress: 6 of 6 students done, 5 failed, none left");
+    ck_assert_msg(last != NULL, "%s", text);
+    free(text);
+}
+END_TEST
+
 Suite *class_suite(void)
 {
     Suite *s = suite_create("class");
@@ -1071,6 +1197,11 @@ Suite *class_suite(void)
     tcase_add_test(tc, class_time_budget_per_student);
     tcase_add_test(tc, class_without_gpu_says_so);
     tcase_add_test(tc, class_workers_share_the_queue);
+    tcase_add_test(tc, class_regrades_on_another_gpu_model);
+    tcase_add_test(tc, class_names_what_an_empty_submission_held);
+    tcase_add_test(tc, class_slurm_plan_lists_entries);
+    tcase_add_test(tc, class_refuses_a_held_folder);
+    tcase_add_test(tc, class_final_progress_line);
     suite_add_tcase(s, tc);
     return s;
 }
