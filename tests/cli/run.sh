@@ -315,5 +315,43 @@ nogpu $GRADER check lesson3 --solutions --json "$T/sol.json" >$o 2>&1
 status "check --solutions, no GPU: all CHECKED" $? 3 $o
 has "--solutions is the report's mode" "$T/sol.json" '"mode": "solutions"'
 
+# ---- what static, sweep and a measured lesson print -------------------------
+nogpu $GRADER static lesson3 lesson12 >$o 2>&1
+status "static: the course's files hold" $? 0 $o
+has "static: the first generation with occupancy" $o "lesson3/matmul                   sm_90  yours: MECHANISM (32 regs, 0 B local, 0 B smem, 100% occupancy)"
+has "static: the failing check under it" $o "      the PTX has no 'ld.shared' instruction"
+if grep -Eq "^ok    lesson3/matmul +sm_75  yours: [0-9]+ regs, 0 B local, 0 B smem$" $o; then pass=$((pass + 1));
+else bad "static: the oldest generation, resources only" $o; fi
+if [ "$(grep -Ec "^ok    lesson12/bulk_ring +sm_90 " $o)" = 2 ]; then pass=$((pass + 1));
+else bad "static: an sm_90-only exercise is compiled for sm_90 twice, not for sm_75" $o; fi
+has "static: shared memory in KB" $o "8.0 KB smem"
+has "static: the count" $o "6 passed, 0 failed (the course's files"
+has "static: the stubs, shown, not counted" $o "2 of your files not CHECKED without a GPU"
+# A course whose own solution does not compile: static fails, and says where.
+C=$T/course
+mkdir -p "$C/grader" && cp -r exercises solutions "$C/" && cp -r grader/baselines grader/demos "$C/grader/"
+echo "this is not CUDA" >>"$C/solutions/lesson3/matmul.cu"
+nogpu $GRADER static lesson3 --root "$C" >$o 2>&1
+status "static: a broken solution fails" $? 1 $o
+has "static: a broken solution is named" $o "FAIL  lesson3/matmul"
+has "static: a broken solution is counted at both generations" $o "2 passed, 2 failed"
+# --sweep: a TSV row per value and exercise that has the knob.
+nogpu $GRADER check lesson3 --sweep TILE=8,16 --seed 3 >$o 2>"$T/sweep.err"
+status "sweep" $? 0 $o
+has "sweep: its seed" $o "# TILE sweep, seed 3"
+has "sweep: the header" $o "TILE	exercise	outcome	speedup"
+has "sweep: one row per value" $o "8	lesson3/matmul	NO GPU	"
+has "sweep: one row per value" $o "16	lesson3/matmul	NO GPU	"
+lacks "sweep: only exercises with the knob" $o "bank_conflicts"
+has "sweep: says what it grades" "$T/sweep.err" "sweep TILE=16 lesson3/matmul ..."
+# A lesson that is measured, not graded: what to run instead, and success.
+nogpu $GRADER check lesson14 >$o 2>&1
+status "a measured lesson" $? 0 $o
+has "a measured lesson" $o "lesson14 has no graded exercise: it is measured on your GPU instead (make measure lesson14"
+nogpu $GRADER check lesson14 lesson0 --json "$T/m.json" >$o 2>&1
+status "a measured lesson beside a graded one" $? 3 $o
+lacks "a measured lesson beside a graded one" $o "lesson14 has no graded exercise"
+has "a measured lesson beside a graded one" "$T/m.json" '"name": "saxpy"'
+
 echo "cli: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
