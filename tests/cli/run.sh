@@ -353,5 +353,38 @@ status "a measured lesson beside a graded one" $? 3 $o
 lacks "a measured lesson beside a graded one" $o "lesson14 has no graded exercise"
 has "a measured lesson beside a graded one" "$T/m.json" '"name": "saxpy"'
 
+# ---- grader references: a student copy's compiled references ---------------
+# From a course whose solution does not compile: that one is named, no PTX
+# is written for it, the others are, and the status says it failed.
+nogpu $GRADER references --out "$T/refs-broken" --root "$C" >$o 2>&1
+status "references from a broken course" $? 1 $o
+has "references from a broken course: the file" $o "grader references: $C/solutions/lesson3/matmul.cu"
+has "references from a broken course: the count" $o "23 exercises, 1 failed"
+[ -f "$T/refs-broken/lesson3/bank_conflicts.ptx" ] && [ ! -e "$T/refs-broken/lesson3/matmul.ptx" ] &&
+    pass=$((pass + 1)) || bad "references: the broken one has no PTX, the others do" $o
+# A student copy: exercises, baselines and the compiled references, no solutions.
+nogpu $GRADER references --out "$T/refs" >$o 2>&1
+status "references from the course" $? 0 $o
+has "references: what it wrote" $o "$T/refs/lesson3/matmul.ptx (sm_75, TILE=16)"
+head -5 "$T/refs/lesson3/matmul.ptx" >"$T/head.txt"
+has "references: the PTX says its knobs" "$T/head.txt" "// knobs: TILE=16"
+S=$T/student-copy
+mkdir -p "$S/grader" && cp -r exercises "$S/" && cp -r grader/baselines grader/demos "$S/grader/" &&
+    cp -r "$T/refs" "$S/grader/references"
+nogpu $GRADER references --out "$T/refs-again" --root "$S" >$o 2>&1
+status "references --out from a student copy is refused" $? 2 $o
+has "references --out from a student copy" $o "the references are compiled from the full course"
+nogpu $GRADER references --verify --root "$S" >$o 2>&1
+status "references --verify on a good copy" $? 0 $o
+has "references --verify: each one" $o "lesson3/matmul               reference PTX for TILE=16"
+has "references --verify: the count" $o "23 exercises, 0 failed"
+sed -i 's|^// knobs: TILE=16|// knobs: TILE=32|' "$S/grader/references/lesson3/matmul.ptx"
+rm "$S/grader/references/lesson0/saxpy.ptx"
+nogpu $GRADER references --verify --root "$S" >$o 2>&1
+status "references --verify on a damaged copy" $? 1 $o
+has "references --verify: other knobs" $o "FAIL  lesson3/matmul: its reference was compiled at TILE=32, the defaults are TILE=16"
+has "references --verify: a missing one" $o "FAIL  lesson0/saxpy: cannot read"
+has "references --verify: the count" $o "23 exercises, 2 failed"
+
 echo "cli: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
