@@ -140,7 +140,14 @@ def sh(cmd, cwd, timeout, env=None):
         return p.returncode, out
     except subprocess.TimeoutExpired:
         os.killpg(p.pid, signal.SIGKILL)
-        out, _ = p.communicate()
+        # A grandchild in a process group of its own (a grading child) may
+        # still hold the output pipe open: reap it by folder too, and never
+        # wait on the pipe without a bound (a run once stalled here).
+        reap(cwd)
+        try:
+            out, _ = p.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            out = ""
         return None, out
 
 
