@@ -55,18 +55,8 @@ static int class_word(void *ctx, const char *a, char *err, size_t len)
         run->submissions = a;
         return 0;
     }
-    if (!strcmp(a, "all")) {
-        for (int l = 0; l < N_LESSONS; l++)
-            args->lessons[l] = 1;
-    } else {
-        int l = lesson_from_name(a);
-        if (l < 0) {
-            snprintf(err, len, "'%s' is not a lesson (lesson0 .. lesson%d, or all)", a,
-                     N_LESSONS - 1);
-            return -1;
-        }
-        args->lessons[l] = 1;
-    }
+    if (lesson_mark(a, args->lessons, err, len) != 0)
+        return -1;
     run->argv_lessons[run->nlessons++] = (char *)a;
     return 0;
 }

@@ -79,18 +79,8 @@ static int read_word(void *ctx, const char *a, char *err, size_t len)
         o->cmd = a;
         return 0;
     }
-    if (!strcmp(a, "all")) {
-        for (int l = 0; l < N_LESSONS; l++)
-            o->lessons[l] = 1;
-    } else {
-        int l = lesson_from_name(a);
-        if (l < 0) {
-            snprintf(err, len, "'%s' is not a lesson (lesson0 .. lesson%d, or all)", a,
-                     N_LESSONS - 1);
-            return -1;
-        }
-        o->lessons[l] = 1;
-    }
+    if (lesson_mark(a, o->lessons, err, len) != 0)
+        return -1;
     o->any_lesson = 1;
     return 0;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lesson_name.h"
 #include "options.h"
 #include "suites.h"
 
@@ -254,6 +255,39 @@ START_TEST(help_is_the_table)
 }
 END_TEST
 
+START_TEST(lesson_words)
+{
+    int l[N_LESSONS] = {0};
+    char e[128] = "";
+    ck_assert_int_eq(lesson_mark("lesson3", l, e, sizeof e), 0);
+    ck_assert_int_eq(lesson_mark("12", l, e, sizeof e), 0);
+    for (int k = 0; k < N_LESSONS; k++)
+        ck_assert_int_eq(l[k], k == 3 || k == 12);
+    ck_assert_int_eq(lesson_mark("lesson0", l, e, sizeof e), 0);
+    ck_assert_int_eq(l[0], 1);
+    char last[32];
+    snprintf(last, sizeof last, "lesson%d", N_LESSONS - 1);
+    ck_assert_int_eq(lesson_mark(last, l, e, sizeof e), 0);
+    ck_assert_int_eq(l[N_LESSONS - 1], 1);
+    const char *bad[] = {"lesson99", "lesson", "", "-1", "3x", "lesson-2", "ALL"};
+    snprintf(last, sizeof last, "%d", N_LESSONS);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_msg(lesson_mark(bad[i], l, e, sizeof e) == -1, "'%s' taken", bad[i]);
+        ck_assert_msg(strstr(e, "is not a lesson (lesson0 .. lesson") != NULL, "%s", e);
+    }
+    ck_assert_int_eq(lesson_mark(last, l, e, sizeof e), -1);     /* one past the last */
+    char want[96];
+    snprintf(want, sizeof want, "'lesson99' is not a lesson (lesson0 .. lesson%d, or all)",
+             N_LESSONS - 1);
+    lesson_mark("lesson99", l, e, sizeof e);
+    ck_assert_str_eq(e, want);
+    int m[N_LESSONS] = {0};
+    ck_assert_int_eq(lesson_mark("all", m, e, sizeof e), 0);
+    for (int k = 0; k < N_LESSONS; k++)
+        ck_assert_int_eq(m[k], 1);
+}
+END_TEST
+
 Suite *options_suite(void)
 {
     Suite *s = suite_create("options");
@@ -267,6 +301,7 @@ Suite *options_suite(void)
     tcase_add_test(t, help_stops_reading);
     tcase_add_test(t, without_a_word_call_words_are_refused);
     tcase_add_test(t, help_is_the_table);
+    tcase_add_test(t, lesson_words);
     suite_add_tcase(s, t);
     return s;
 }
