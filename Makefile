@@ -101,7 +101,7 @@ cuda-toolkit:
 # Submissions (grader class) are read through libarchive.
 archive-package:
 	@$(NEED) libarchive-dev test -f /usr/include/archive.h
-$(BUILD)/obj/grader/archive.o: | archive-package
+$(BUILD)/obj/grader/class/archive.o: | archive-package
 
 grader: $(GRADER)
 
