@@ -386,5 +386,29 @@ has "references --verify: other knobs" $o "FAIL  lesson3/matmul: its reference w
 has "references --verify: a missing one" $o "FAIL  lesson0/saxpy: cannot read"
 has "references --verify: the count" $o "23 exercises, 2 failed"
 
+# Writing references into a folder that is already there is fine.
+nogpu $GRADER references --out "$T/refs" >$o 2>&1
+status "references --out into an existing folder" $? 0 $o
+nogpu $GRADER references --out "$T/no/such/parent" >$o 2>&1
+status "references --out under a missing folder" $? 1 $o
+has "references --out under a missing folder" $o "grader references: cannot make $T/no/such/parent"
+
+# ---- grader class as an instructor watches it ------------------------------
+# In a log, one progress line per student; on a terminal, one line rewritten.
+K=$T/class-subs
+mkdir -p "$K/ada/lesson0" "$K/bo/lesson0"
+cp exercises/lesson0/saxpy.cu "$K/ada/lesson0/" && cp exercises/lesson0/saxpy.cu "$K/bo/lesson0/"
+nogpu $GRADER class "$K" lesson0 --out "$T/class-out" >$o 2>&1
+status "class, no GPU" $? 0 $o
+has "class in a log: a line per student" $o "progress: 1 of 2 students done"
+has "class in a log: a line per student" $o "progress: 2 of 2 students done"
+if grep -q $'\r' $o; then bad "class wrote carriage returns to a log" $o; else pass=$((pass + 1)); fi
+if command -v script >/dev/null; then
+    CUDA_VISIBLE_DEVICES= NO_COLOR=1 script -qec "$GRADER class $K lesson0 --out $T/class-tty --regrade" \
+        /dev/null >"$T/class-tty.out" 2>&1 </dev/null
+    if grep -q $'\r\033\[K' "$T/class-tty.out"; then pass=$((pass + 1));
+    else bad "class on a terminal rewrites its progress line" "$T/class-tty.out"; fi
+fi
+
 echo "cli: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]
