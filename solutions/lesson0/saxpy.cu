@@ -1,5 +1,7 @@
 // Lesson 0 reference: z = a*x + y with a grid-stride loop.
 //
+//   make check-solutions lesson0 ONLY=saxpy   (grades this reference solution)
+//
 // Each thread starts at its global index and steps by the number of threads
 // in the whole grid, so the kernel is correct under any launch geometry: with
 // the grader's fixed grid (eight 256-thread blocks per SM) each thread takes

@@ -4,6 +4,8 @@
 // element (n, c, q) at (n * CH + c) * hw + q. One thread per pixel (n, q),
 // walking the CH channels.
 //
+//   make check-solutions lesson1 ONLY=register_hog   (grades this reference solution)
+//
 // Each thread uses each scale and shift exactly once, so there is nothing to
 // gain by holding them: they are read where they are used. All threads read
 // the same 2 x CH floats, which stay in L1 after the first warp brings them

@@ -3,6 +3,8 @@
 // with the tile sized to what one block reads: BLOCKDIMX values plus one halo
 // value on each side, (128 + 2) x 4 = 520 bytes at the default block size.
 //
+//   make check-solutions lesson1 ONLY=shared_hog   (grades this reference solution)
+//
 // Why it is faster: each thread has one 4-byte load in flight, so the bytes in
 // flight per SM grow only with the number of resident warps. At 520 bytes per
 // block, shared memory no longer limits residency; the 2048-thread limit does,

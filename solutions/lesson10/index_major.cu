@@ -1,6 +1,8 @@
 /* Lesson 10, reference solution of 10b: the async rolling prefetch of lesson
  * 9 with an index-major buffer, no padding.
  *
+ *   make check-solutions lesson10 ONLY=index_major   (grades this reference solution)
+ *
  * Thread t's slot k is buf[k * BLOCKDIMX + t]: the buffer is PDIST rows of
  * BLOCKDIMX doubles, one row per slot number. All threads of a warp work on
  * the same slot number in the same iteration (they run the same number of

@@ -1,6 +1,8 @@
 /* Lesson 10, reference solution of 10a: the async rolling prefetch of lesson
  * 9 with a padded thread-major buffer.
  *
+ *   make check-solutions lesson10 ONLY=padded   (grades this reference solution)
+ *
  * Thread t's slot k is buf[k + (PDIST + PADDING) * t]. When the threads of a
  * warp touch their slot k, consecutive threads are PDIST + PADDING doubles
  * apart. A double spans two of the 32 four-byte banks, so a warp's 8-byte

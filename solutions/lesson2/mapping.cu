@@ -1,6 +1,8 @@
 // Lesson 2, thread mapping: C = A * B for a "thin" product, A is M x P,
 // B is P x N, C is M x N, all row-major floats, P small (8).
 //
+//   make check-solutions lesson2 ONLY=mapping   (grades this reference solution)
+//
 // Reference solution: the index space is N x M, the column index j varies
 // fastest. A warp now stores 32 neighbouring floats of one row of C (four
 // sectors, the minimum), reads 32 neighbouring floats of each row of B, and

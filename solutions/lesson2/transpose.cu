@@ -1,6 +1,8 @@
 // Lesson 2, transpose: out (cols x rows) = transpose of in (rows x cols),
 // row-major floats.
 //
+//   make check-solutions lesson2 ONLY=transpose   (grades this reference solution)
+//
 // Reference solution: the 32 x 32 tile goes through shared memory. Rows of
 // `in` are read with threadIdx.x along the row, rows of `out` are written
 // with threadIdx.x along the row; the transposition itself happens in shared

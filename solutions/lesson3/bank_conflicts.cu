@@ -1,6 +1,8 @@
 // Lesson 3, bank conflicts: G = A * A^T, the dot product of every pair of
 // rows of A (A is M x W, G is M x M, row-major floats).
 //
+//   make check-solutions lesson3 ONLY=bank_conflicts   (grades this reference solution)
+//
 // Reference solution: rowsJ gets one extra column, [32][33]. Row x of the
 // tile now starts at word 33*x, so rowsJ[x][kk] sits in bank (x + kk) mod 32:
 // the 32 threads of a warp hit 32 different banks and the read is served in

@@ -1,6 +1,8 @@
 // Lesson 3, tiled matrix product: C = A * B, A is M x W, B is W x N, C is
 // M x N, row-major floats.
 //
+//   make check-solutions lesson3 ONLY=matmul   (grades this reference solution)
+//
 // Reference solution: tiles of A and B in shared memory. For each step of
 // TILE along k the block loads a TILE x TILE tile of A (its rows) and one of
 // B (its columns), one element per thread, and every thread then reads TILE

@@ -1,6 +1,8 @@
 // Lesson 4, unrolling: sums[b] = the sum, in double, of the floats
 // x[b*chunk .. min(n, (b+1)*chunk)), one block per chunk.
 //
+//   make check-solutions lesson4 ONLY=unroll   (grades this reference solution)
+//
 // Reference solution: each round issues UNROLL loads, all independent of
 // each other and of the sum, before the first of them is used. Their
 // latencies overlap, so each SM has UNROLL times as many bytes in flight

@@ -1,6 +1,8 @@
 // Lesson 4, vector loads: sums[b] = the sum, in double, of the floats
 // x[b*chunk .. min(n, (b+1)*chunk)), one block per chunk.
 //
+//   make check-solutions lesson4 ONLY=vector_loads   (grades this reference solution)
+//
 // Reference solution: the chunk is read as float4, one 16-byte load per
 // thread per iteration (ld.global.v4.f32 in PTX, LDG.E.128 in SASS): a warp
 // brings 512 bytes per instruction instead of 128, so with the same single

@@ -1,5 +1,7 @@
 /* Lesson 5, reference solution: prefetch in batches of four into registers.
  *
+ *   make check-solutions lesson5 ONLY=batched_regs   (grades this reference solution)
+ *
  * Every fourth iteration the thread loads the four elements it will need in
  * this and the next three iterations, into four named registers, all four
  * loads issued before any of them is used. The four trips to memory overlap,

@@ -1,6 +1,8 @@
 /* Lesson 6, reference solution: prefetch in batches of PDIST into shared
  * memory.
  *
+ *   make check-solutions lesson6 ONLY=batched_smem   (grades this reference solution)
+ *
  * The same idea as lesson 5, but the batch lives in a shared-memory array, so
  * its length is the compile-time constant PDIST instead of a number of
  * hand-written lines. Every PDIST-th iteration the thread loads its next

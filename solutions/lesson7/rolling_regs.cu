@@ -1,6 +1,8 @@
 /* Lesson 7, reference solution: a rolling prefetch into registers, unrolled
  * by PDIST so the ring stays in registers.
  *
+ *   make check-solutions lesson7 ONLY=rolling_regs   (grades this reference solution)
+ *
  * The ring holds the thread's next PDIST elements. The loop walks the
  * thread's elements in groups of PDIST; inside a group the loop over the
  * slots is fully unrolled, so each use of ring[k] has a k fixed at compile

@@ -1,6 +1,8 @@
 /* Lesson 8, reference solution: a rolling prefetch into shared memory, with
  * ordinary (synchronous) loads.
  *
+ *   make check-solutions lesson8 ONLY=rolling_smem   (grades this reference solution)
+ *
  * Before the loop each thread fills its PDIST slots with its first PDIST
  * elements. Iteration ctr then reads slot ctr % PDIST and refills it with the
  * element PDIST iterations ahead. A run-time slot index is fine here: shared

@@ -1,6 +1,8 @@
 /* Lesson 9, reference solution: a rolling prefetch into shared memory with
  * asynchronous copies (compute capability 8.0 and newer).
  *
+ *   make check-solutions lesson9 ONLY=rolling_async   (grades this reference solution)
+ *
  * The ring is the one of lesson 8, but every slot is filled by
  * __pipeline_memcpy_async: a copy from global to shared memory that the
  * thread only starts (cp.async in PTX, LDGSTS in the machine code). The data

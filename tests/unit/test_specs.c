@@ -138,6 +138,36 @@ START_TEST(files_exist)
 }
 END_TEST
 
+START_TEST(files_say_how_to_grade_them)
+{
+    char id[96];
+    const exercise *ex = nth(_i, id, sizeof id);
+    /* Each kernel file says in its header the command that grades it (as
+     * llm.c's dev/cuda files do): "make check lessonN", or
+     * "make check-solutions lessonN" for a reference solution. */
+    grade_opts o = {.root = ".", .student_dir = "exercises"};
+    for (int v = 0; v < N_VARIANTS; v++) {
+        char path[1024];
+        variant_path(ex, v, &o, path, sizeof path);
+        char *text = read_text_file(path, NULL);
+        ck_assert_msg(text != NULL, "%s: cannot read %s", id, path);
+        const char *at = strstr(text, "make check");
+        int lesson = -1;
+        if (at) {
+            at += strlen("make check");
+            if (strncmp(at, "-solutions", 10) == 0)
+                at += 10;
+            if (*at != ' ' || sscanf(at, " lesson%d", &lesson) != 1)
+                lesson = -1;
+        }
+        int ok = lesson == ex->lesson;
+        free(text);
+        ck_assert_msg(ok, "%s: %s does not say in its header how to grade it "
+                      "(\"make check lesson%d ...\")", id, path, ex->lesson);
+    }
+}
+END_TEST
+
 START_TEST(lesson_text_exists)
 {
     char id[96];
@@ -417,6 +447,7 @@ Suite *specs_suite(void)
 
     tc = tcase_create("files");
     tcase_add_loop_test(tc, files_exist, 0, n);
+    tcase_add_loop_test(tc, files_say_how_to_grade_them, 0, n);
     tcase_add_loop_test(tc, lesson_text_exists, 0, n);
     tcase_add_loop_test(tc, hint_exists, 0, n);
     suite_add_tcase(s, tc);

@@ -1,5 +1,7 @@
 // Lesson 0 baseline: z = a*x + y, each thread taking one contiguous chunk.
 //
+//   make check lesson0 ONLY=saxpy   (times your kernel against this one)
+//
 // The grader launches a fixed grid (eight 256-thread blocks per SM), so each
 // thread must handle several elements. This baseline splits the array the
 // way one would for CPU threads: thread t takes elements [t*chunk,

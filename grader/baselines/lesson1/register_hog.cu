@@ -5,6 +5,8 @@
 // stored image by image, channel by channel (element (n, c, q) at
 // (n * CH + c) * hw + q).
 //
+//   make check lesson1 ONLY=register_hog   (times your kernel against this one)
+//
 // One thread owns one pixel (n, q) and walks its CH channels; neighbouring
 // threads take neighbouring pixels, so every load and store of a warp is one
 // contiguous 128-byte line.

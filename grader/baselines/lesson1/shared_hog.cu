@@ -3,6 +3,8 @@
 // ends clamped (x[-1] = x[0], x[n] = x[n-1]), staged through a shared-memory
 // tile with a one-element halo on each side.
 //
+//   make check lesson1 ONLY=shared_hog   (times your kernel against this one)
+//
 // Trusted and deliberately wasteful: the tile is declared at the 48 KB static
 // limit although a block uses only BLOCKDIMX + 2 floats of it. The declared
 // size, not the part used, is what the SM reserves for every resident block,

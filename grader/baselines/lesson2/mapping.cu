@@ -1,6 +1,8 @@
 // Lesson 2, thread mapping: C = A * B for a "thin" product, A is M x P,
 // B is P x N, C is M x N, all row-major floats, P small (8).
 //
+//   make check lesson2 ONLY=mapping   (times your kernel against this one)
+//
 // The launch is one-dimensional, one thread per element of C; the kernel
 // decides which element thread t owns. This version lays the index space out
 // as M x N with the row index i varying fastest: neighbouring threads of a

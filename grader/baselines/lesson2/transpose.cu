@@ -1,6 +1,8 @@
 // Lesson 2, transpose: out (cols x rows) = transpose of in (rows x cols),
 // row-major floats.
 //
+//   make check lesson2 ONLY=transpose   (times your kernel against this one)
+//
 // Launch (fixed by the grader): blocks of 32 x 8 threads, one block per
 // 32 x 32 tile of `in`; each thread handles four elements of its column of
 // the tile, 8 rows apart.

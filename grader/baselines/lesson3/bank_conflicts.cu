@@ -1,6 +1,8 @@
 // Lesson 3, bank conflicts: G = A * A^T, the dot product of every pair of
 // rows of A (A is M x W, G is M x M, row-major floats).
 //
+//   make check lesson3 ONLY=bank_conflicts   (times your kernel against this one)
+//
 // Launch (fixed by the grader): blocks of 32 x 32 threads, one block per
 // 32 x 32 tile of G; thread (x, y) computes G[i0 + y][j0 + x].
 //

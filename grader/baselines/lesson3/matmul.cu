@@ -1,6 +1,8 @@
 // Lesson 3, tiled matrix product: C = A * B, A is M x W, B is W x N, C is
 // M x N, row-major floats.
 //
+//   make check lesson3 ONLY=matmul   (times your kernel against this one)
+//
 // Launch (fixed by the grader): blocks of TILE x TILE threads (TILE is a
 // knob, 8..32), one thread per element of C, threadIdx.x along a row of C.
 //

@@ -1,6 +1,8 @@
 // Lesson 4, vector loads: sums[b] = the sum, in double, of the floats
 // x[b*chunk .. min(n, (b+1)*chunk)), one block per chunk.
 //
+//   make check lesson4 ONLY=vector_loads   (times your kernel against this one)
+//
 // Launch (fixed by the grader): one block of 256 threads per SM, so each
 // SM has only 8 warps to switch between. chunk is a multiple of 64, so
 // every chunk starts on a 256-byte boundary.

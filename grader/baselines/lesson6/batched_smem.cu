@@ -1,6 +1,8 @@
 /* Baseline of lesson 6 (batched_smem): the plain model loop, with no prefetching.
  * The grader times your kernel against this one. Do not edit.
  *
+ *   make check lesson6 ONLY=batched_smem   (times your kernel against this one)
+ *
  * Block b owns imax consecutive doubles of arr. Thread t visits elements
  * t, t + BLOCKDIMX, t + 2*BLOCKDIMX, ... of that chunk and writes the sum of
  * work(x) over them, in that order, to out[b*BLOCKDIMX + t].

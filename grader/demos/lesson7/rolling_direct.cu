@@ -1,6 +1,8 @@
 /* Lesson 7 demo: a rolling prefetch into a register array, written directly.
  * The grader shows this kernel next to your exercise; it is expected to fail.
  *
+ *   make check lesson7 ONLY=rolling_direct   (shows this demo beside the fix)
+ *
  * Before the loop each thread loads its first PDIST elements into ring[].
  * Iteration ctr then uses ring[ctr % PDIST] and refills that slot with the
  * element it will need PDIST iterations later. On paper this keeps PDIST
