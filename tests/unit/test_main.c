@@ -47,6 +47,7 @@ static const struct {
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
     {.name = "class_text", .make = class_text_suite},
+    {.name = "class_keys", .make = class_keys_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
