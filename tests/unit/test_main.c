@@ -48,6 +48,7 @@ static const struct {
     {.name = "folders", .make = folders_suite},
     {.name = "class_text", .make = class_text_suite},
     {.name = "class_keys", .make = class_keys_suite},
+    {.name = "class_outputs", .make = class_outputs_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
