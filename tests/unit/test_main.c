@@ -49,6 +49,7 @@ static const struct {
     {.name = "class_text", .make = class_text_suite},
     {.name = "class_keys", .make = class_keys_suite},
     {.name = "class_outputs", .make = class_outputs_suite},
+    {.name = "class_archive", .make = class_archive_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

@@ -1,0 +1,216 @@
+/* test_hand_in_fixture.c: the hand-ins the class tests build (hand_in.h).
+ * No suite of its own. */
+#include <archive.h>
+#include <archive_entry.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "archive.h"
+#include "class.h"
+#include "hand_in.h"
+#include "suites.h"
+
+struct hand_in {
+    struct archive *a;
+    struct archive_entry *e;
+    char *buf;
+    size_t len, cap;
+    int closed;
+};
+
+static la_ssize_t grow(struct archive *a, void *ud, const void *data, size_t n)
+{
+    (void)a;
+    hand_in *h = ud;
+    if (h->len + n > h->cap) {
+        h->cap = (h->len + n) * 2;
+        h->buf = realloc(h->buf, h->cap);
+        ck_assert_ptr_nonnull(h->buf);
+    }
+    memcpy(h->buf + h->len, data, n);
+    h->len += n;
+    return (la_ssize_t)n;
+}
+
+hand_in *hi_new(const char *kind)
+{
+    hand_in *h = calloc(1, sizeof *h);
+    h->a = archive_write_new();
+    h->e = archive_entry_new();
+    if (!strncmp(kind, "zip", 3)) {
+        ck_assert_int_eq(archive_write_set_format_zip(h->a), ARCHIVE_OK);
+        if (!strcmp(kind, "zipstore"))
+            ck_assert_int_eq(archive_write_set_options(h->a, "zip:compression=store"), 0);
+        if (!strcmp(kind, "zipcrypt")) {
+            ck_assert_int_eq(archive_write_set_options(h->a, "zip:encryption=zipcrypt"), 0);
+            ck_assert_int_eq(archive_write_set_passphrase(h->a, "pw"), 0);
+        }
+    } else {
+        ck_assert_int_eq(archive_write_set_format_pax_restricted(h->a), ARCHIVE_OK);
+        if (!strcmp(kind, "tar.gz"))
+            ck_assert_int_eq(archive_write_add_filter_gzip(h->a), ARCHIVE_OK);
+    }
+    archive_write_set_bytes_per_block(h->a, 0);
+    ck_assert_int_eq(archive_write_open(h->a, h, NULL, grow, NULL), ARCHIVE_OK);
+    return h;
+}
+
+static void header(hand_in *h, const char *name, unsigned type, int perm)
+{
+    archive_entry_clear(h->e);
+    archive_entry_set_pathname(h->e, name);
+    archive_entry_set_filetype(h->e, type);
+    archive_entry_set_perm(h->e, perm);
+    archive_entry_set_mtime(h->e, 1700000000, 0);
+}
+
+static void put(hand_in *h, const void *data, size_t len)
+{
+    ck_assert_int_eq(archive_write_header(h->a, h->e), ARCHIVE_OK);
+    if (len)
+        ck_assert_int_eq(archive_write_data(h->a, data, len), (la_ssize_t)len);
+}
+
+void hi_file(hand_in *h, const char *name, const void *data, size_t len)
+{
+    header(h, name, AE_IFREG, 0644);
+    archive_entry_set_size(h->e, (la_int64_t)len);
+    put(h, data, len);
+}
+
+void hi_text(hand_in *h, const char *name, const char *text)
+{
+    hi_file(h, name, text, strlen(text));
+}
+
+void hi_unsized(hand_in *h, const char *name, const void *data, size_t len)
+{
+    header(h, name, AE_IFREG, 0644);
+    archive_entry_unset_size(h->e);
+    put(h, data, len);
+}
+
+void hi_dir(hand_in *h, const char *name)
+{
+    header(h, name, AE_IFDIR, 0755);
+    put(h, NULL, 0);
+}
+
+void hi_symlink(hand_in *h, const char *name, const char *target)
+{
+    header(h, name, AE_IFLNK, 0777);
+    archive_entry_set_symlink(h->e, target);
+    put(h, NULL, 0);
+}
+
+void hi_hardlink(hand_in *h, const char *name, const char *target)
+{
+    header(h, name, AE_IFREG, 0644);
+    archive_entry_set_hardlink(h->e, target);
+    archive_entry_set_size(h->e, 0);
+    put(h, NULL, 0);
+}
+
+void hi_special(hand_in *h, const char *name, unsigned type)
+{
+    header(h, name, type, 0600);
+    archive_entry_set_rdev(h->e, 0x0103);
+    put(h, NULL, 0);
+}
+
+void hi_sparse(hand_in *h, const char *name, size_t size)
+{
+    header(h, name, AE_IFREG, 0644);
+    archive_entry_set_size(h->e, (la_int64_t)size);
+    archive_entry_sparse_add_entry(h->e, 0, 10);
+    put(h, "0123456789", 10);
+}
+
+void hi_nest(hand_in *h, const char *name, hand_in *inner)
+{
+    size_t len;
+    const char *bytes = hi_bytes(inner, &len);
+    hi_file(h, name, bytes, len);
+}
+
+const char *hi_bytes(hand_in *h, size_t *len)
+{
+    if (!h->closed) {
+        ck_assert_int_eq(archive_write_close(h->a), ARCHIVE_OK);
+        h->closed = 1;
+    }
+    *len = h->len;
+    return h->buf;
+}
+
+void hi_save(hand_in *h, const char *path)
+{
+    size_t len;
+    const char *bytes = hi_bytes(h, &len);
+    FILE *f = fopen(path, "wb");
+    ck_assert_msg(f != NULL, "cannot write %s", path);
+    ck_assert_uint_eq(fwrite(bytes, 1, len, f), len);
+    fclose(f);
+    hi_free(h);
+}
+
+void hi_free(hand_in *h)
+{
+    archive_write_free(h->a);
+    archive_entry_free(h->e);
+    free(h->buf);
+    free(h);
+}
+
+static char scratch[512];
+
+const char *hi_scratch(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    snprintf(scratch, sizeof scratch, "%s/test-hand-in-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    ck_assert_ptr_nonnull(mkdtemp(scratch));
+    return scratch;
+}
+
+void hi_scratch_remove(void)
+{
+    char cmd[600];
+    if (!scratch[0])
+        return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+    if (system(cmd) != 0)
+        fprintf(stderr, "could not remove %s\n", scratch);
+    scratch[0] = 0;
+}
+
+const char *hi_path(const char *fmt, ...)
+{
+    static char paths[8][4200];
+    static int next;
+    char rel[3000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(rel, sizeof rel, fmt, ap);
+    va_end(ap);
+    char *p = paths[next++ % 8];
+    snprintf(p, sizeof paths[0], "%s/%s", scratch, rel);
+    return p;
+}
+
+void hi_write(const char *rel, const char *text)
+{
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", hi_path("%s", rel));
+    *strrchr(dir, '/') = 0;
+    ck_assert_int_eq(mkdir_p(dir), 0);
+    FILE *f = fopen(hi_path("%s", rel), "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+void hi_mkdir(const char *rel)
+{
+    ck_assert_int_eq(mkdir_p(hi_path("%s", rel)), 0);
+}
