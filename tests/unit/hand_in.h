@@ -35,6 +35,12 @@ const char *hi_bytes(hand_in *h, size_t *len);
 void hi_save(hand_in *h, const char *path);
 void hi_free(hand_in *h);
 
+/* A ustar archive written by hand, its entries of these sizes (any bytes
+ * in their names) holding holes in the file: sparse on disk, so a GiB
+ * costs nothing to write or to skip. */
+void hi_sized_tar(const char *path, const char *const *names, const unsigned long long *sizes,
+                  int n);
+
 /* A fresh folder under $TMPDIR, and its removal (a checked fixture). */
 const char *hi_scratch(void);
 void hi_scratch_remove(void);

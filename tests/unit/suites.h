@@ -41,6 +41,7 @@ Suite *class_text_suite(void);
 Suite *class_keys_suite(void);
 Suite *class_outputs_suite(void);
 Suite *class_archive_suite(void);
+Suite *class_submission_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

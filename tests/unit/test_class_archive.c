@@ -491,45 +491,6 @@ START_TEST(entries_cap_counts_what_is_not_ignored)
 }
 END_TEST
 
-/* A ustar header by hand: any size, any bytes in the name. */
-static void ustar(FILE *f, const char *name, unsigned long long size)
-{
-    unsigned char h[512];
-    memset(h, 0, sizeof h);
-    memcpy(h, name, strlen(name));
-    snprintf((char *)h + 100, 8, "%07o", 0644);
-    snprintf((char *)h + 108, 8, "%07o", 0);
-    snprintf((char *)h + 116, 8, "%07o", 0);
-    snprintf((char *)h + 124, 12, "%011llo", size);
-    snprintf((char *)h + 136, 12, "%011o", 0);
-    memset(h + 148, ' ', 8);
-    h[156] = '0';
-    memcpy(h + 257, "ustar", 6);
-    memcpy(h + 263, "00", 2);
-    unsigned sum = 0;
-    for (int i = 0; i < 512; i++)
-        sum += h[i];
-    snprintf((char *)h + 148, 8, "%06o", sum);
-    h[155] = ' ';
-    fwrite(h, 1, 512, f);
-}
-
-/* Entries of these sizes whose content is a hole in the file (the tar is
- * sparse on disk, so a GiB costs nothing). */
-static void sized_tar(const char *path, const char *const *names,
-                      const unsigned long long *sizes, int n)
-{
-    FILE *f = fopen(path, "wb");
-    ck_assert_ptr_nonnull(f);
-    for (int i = 0; i < n; i++) {
-        ustar(f, names[i], sizes[i]);
-        ck_assert_int_eq(fseeko(f, (off_t)((sizes[i] + 511) / 512 * 512), SEEK_CUR), 0);
-    }
-    static const char end[1024];
-    fwrite(end, 1, sizeof end, f);
-    fclose(f);
-}
-
 /* 1 GiB of content counts; a byte more stops the reading, naming the
  * entry (as it may be shown); an ignored folder's bytes do not count. */
 START_TEST(bytes_cap_counts_what_is_not_ignored)
@@ -538,7 +499,7 @@ START_TEST(bytes_cap_counts_what_is_not_ignored)
     static const char *const names[] = {"build/huge.bin", "junk/a.bin", "junk/b\x01\xc3\xa9.bin",
                                         "lesson0/last.cu"};
     unsigned long long sizes[] = {ARC_MAX_BYTES, ARC_MAX_BYTES - 1, 1, 0};
-    sized_tar(hi_path("at.tar"), names, sizes, 4);
+    hi_sized_tar(hi_path("at.tar"), names, sizes, 4);
     expect_read(hi_path("at.tar"), 0, "tar", "",
                 "want F build/huge.bin 1073741824\n"
                 "want F junk/a.bin 1073741823\n"
@@ -546,7 +507,7 @@ START_TEST(bytes_cap_counts_what_is_not_ignored)
                 "want F lesson0/last.cu 0\n"
                 "got 0 lesson0/last.cu 0: \n");
     sizes[2] = 2;
-    sized_tar(hi_path("over.tar"), names, sizes, 4);
+    hi_sized_tar(hi_path("over.tar"), names, sizes, 4);
     expect_read(hi_path("over.tar"), -1, "tar",
                 "more than 1024 MB of content (not counting ignored folders) by "
                 "junk/b?\xc3\xa9.bin: the rest was not read",
@@ -576,7 +537,7 @@ START_TEST(out_of_memory_is_reported)
     hi_scratch();
     static const char *const names[] = {"lesson3/huge.cu", "lesson0/after.cu"};
     static const unsigned long long sizes[] = {512ull << 20, 0};
-    sized_tar(hi_path("big.tar"), names, sizes, 2);
+    hi_sized_tar(hi_path("big.tar"), names, sizes, 2);
     /* Room for what the process has now and a little more, not for 512 MiB. */
     struct rlimit lim;
     ck_assert_int_eq(getrlimit(RLIMIT_AS, &lim), 0);

@@ -50,6 +50,7 @@ static const struct {
     {.name = "class_keys", .make = class_keys_suite},
     {.name = "class_outputs", .make = class_outputs_suite},
     {.name = "class_archive", .make = class_archive_suite},
+    {.name = "class_submission", .make = class_submission_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
