@@ -18,6 +18,9 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 #include "archive.h"
 #include "class.h"
@@ -672,6 +675,193 @@ START_TEST(paths_that_are_no_hand_in)
 }
 END_TEST
 
+/* ---- the time cap ---- */
+
+/* The archive's bytes into a pipe from a child: up to each cut, then a
+ * pause; the read end, and the child (to be ended with end_feed). */
+typedef struct feed {
+    int fd;
+    pid_t pid;
+} feed;
+
+static feed slow_feed(const char *bytes, size_t len, const size_t *cuts, int ncuts, double pause)
+{
+    int p[2];
+    ck_assert_int_eq(pipe(p), 0);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        close(p[0]);
+        size_t at = 0;
+        for (int i = 0; i <= ncuts; i++) {
+            size_t end = i < ncuts ? cuts[i] : len;
+            for (; at < end;) {
+                ssize_t w = write(p[1], bytes + at, end - at);
+                if (w <= 0)
+                    _exit(0);
+                at += (size_t)w;
+            }
+            if (i < ncuts)
+                usleep((useconds_t)(pause * 1e6));
+        }
+        _exit(0);
+    }
+    close(p[1]);
+    return (feed){.fd = p[0], .pid = pid};
+}
+
+static void end_feed(feed f)
+{
+    close(f.fd);
+    kill(f.pid, SIGKILL);
+    waitpid(f.pid, NULL, 0);
+}
+
+static double seconds_now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Read the tar from the feed, the cap at 0.25 s. */
+static read_out read_fed(feed f, double *took)
+{
+    rec r = {.log = NULL};
+    r.f = open_memstream(&r.log, &r.len);
+    arc_sink s = {.want = rec_want, .got = rec_got, .bad = rec_bad, .ctx = &r};
+    read_out o;
+    memset(&o, 0, sizeof o);
+    archive_set_max_seconds(0.25);
+    double t0 = seconds_now();
+    o.rc = archive_read_tar(f.fd, &s, o.err, sizeof o.err);
+    if (took)
+        *took = seconds_now() - t0;
+    archive_set_max_seconds(0);
+    fclose(r.f);
+    o.log = r.log;
+    end_feed(f);
+    return o;
+}
+
+static size_t offset_of(const char *bytes, size_t len, const char *what)
+{
+    const char *at = memmem(bytes, len, what, strlen(what));
+    ck_assert_msg(at != NULL, "no %s", what);
+    return (size_t)(at - bytes);
+}
+
+static const char too_long[] = "reading it took more than 0.25 s: the rest was not read";
+
+/* A wanted file whose content comes too late: reported, and the reading
+ * stops. */
+START_TEST(time_cap_inside_a_file)
+{
+    char *big = filled(200000, 'b');
+    memcpy(big, "MIDDLE", 6);
+    memcpy(big + 100000, "MIDDLE", 6);
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson0/a.cu", "// A\n");
+    hi_file(h, "lesson3/b.cu", big, 200000);
+    hi_text(h, "lesson3/c.cu", "// C\n");
+    free(big);
+    size_t len;
+    const char *bytes = hi_bytes(h, &len);
+    size_t cut = offset_of(bytes, len, "MIDDLE") + 100000;
+    read_out o = read_fed(slow_feed(bytes, len, &cut, 1, 0.6), NULL);
+    hi_free(h);
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, too_long);
+    ck_assert_str_eq(o.log, "want F lesson0/a.cu 5\ngot 0 lesson0/a.cu 5: // A\n\n"
+                     "want F lesson3/b.cu 200000\nbad lesson3/b.cu: its content could not be "
+                     "read whole (reading it took too long): damaged, or not what the archive "
+                     "says\n");
+    free(o.log);
+}
+END_TEST
+
+/* Entries that come too late, none of them wanted: the reading stops
+ * before the next. */
+START_TEST(time_cap_between_entries)
+{
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson0/a.cu", "// A\n");
+    hi_text(h, "notes.txt", "notes\n");
+    hi_text(h, "more.txt", "MORE\n");
+    hi_text(h, "last.txt", "last\n");
+    size_t len;
+    const char *bytes = hi_bytes(h, &len);
+    size_t cut = offset_of(bytes, len, "more.txt");
+    read_out o = read_fed(slow_feed(bytes, len, &cut, 1, 0.6), NULL);
+    hi_free(h);
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, too_long);
+    ck_assert_str_eq(o.log, "want F lesson0/a.cu 5\ngot 0 lesson0/a.cu 5: // A\n\n"
+                     "want F notes.txt 6\nwant F more.txt 5\n");
+    free(o.log);
+}
+END_TEST
+
+/* An archive inside that trickles in: the reading stops at the cap, not
+ * when the last byte has come. */
+START_TEST(time_cap_inside_an_archive_inside)
+{
+    char *junk = filled(300000, 'j');
+    memcpy(junk, "JUNKSTART", 9);
+    hand_in *in = hi_new("tar");
+    hi_file(in, "junk.bin", junk, 300000);
+    hi_text(in, "lesson0/x.cu", "// X\n");
+    free(junk);
+    hand_in *h = hi_new("tar");
+    hi_nest(h, "inner.tar", in);
+    hi_free(in);
+    size_t len;
+    const char *bytes = hi_bytes(h, &len);
+    size_t start = offset_of(bytes, len, "JUNKSTART"), cuts[10];
+    for (int i = 0; i < 10; i++)
+        cuts[i] = start + (size_t)(i + 1) * 25000;
+    double took;
+    read_out o = read_fed(slow_feed(bytes, len, cuts, 10, 0.2), &took);
+    hi_free(h);
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, too_long);
+    ck_assert_msg(took < 1.5, "stopped after %.2f s, not at the cap", took);
+    ck_assert_msg(!strncmp(o.log, "want F inner.tar ", 17) && !strstr(o.log, "x.cu"), "%s",
+                  o.log);
+    free(o.log);
+}
+END_TEST
+
+/* A cap already passed: nothing of an archive is read; a folder stops
+ * after its first entry. Back to the default, everything is. */
+START_TEST(time_cap_already_passed)
+{
+    hi_scratch();
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson0/a.cu", "// A\n");
+    hi_save(h, hi_path("a.tar"));
+    hi_write("f/a.cu", "// A\n");
+    hi_write("f/b.cu", "// B\n");
+    archive_set_max_seconds(1e-9);
+    read_out o = read_path(hi_path("a.tar"));
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, "reading it took more than 1e-09 s: the rest was not read");
+    ck_assert_str_eq(o.log, "");
+    free(o.log);
+    o = read_path(hi_path("f"));
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, "reading it took more than 1e-09 s: the rest was not read");
+    ck_assert_str_eq(o.log, "want F a.cu 5\n");
+    free(o.log);
+    archive_set_max_seconds(0);
+    expect_read(hi_path("a.tar"), 0, "tar", "", "want F lesson0/a.cu 5\ngot 0 lesson0/a.cu 5: // A\n\n");
+    archive_set_max_seconds(-1);
+    expect_read(hi_path("f"), 0, "folder", "", "want F a.cu 5\ngot 0 a.cu 5: // A\n\n"
+                "want F b.cu 5\ngot 1 b.cu 5: // B\n\n");
+    hi_scratch_remove();
+}
+END_TEST
+
 Suite *class_archive_suite(void)
 {
     Suite *s = suite_create("class_archive");
@@ -692,6 +882,13 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, folder_lists_every_entry_as_what_it_is);
     tcase_add_test(tc, folder_depth_cap);
     tcase_add_test(tc, paths_that_are_no_hand_in);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("time");
+    tcase_add_checked_fixture(tc, NULL, hi_scratch_remove);
+    tcase_add_test(tc, time_cap_inside_a_file);
+    tcase_add_test(tc, time_cap_between_entries);
+    tcase_add_test(tc, time_cap_inside_an_archive_inside);
+    tcase_add_test(tc, time_cap_already_passed);
     suite_add_tcase(s, tc);
     return s;
 }
