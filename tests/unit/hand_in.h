@@ -11,9 +11,10 @@
 
 typedef struct hand_in hand_in;
 
-/* kind: "tar" (ustar, pax where needed), "tar.gz" or "zip" (deflated); "zipstore" for a zip of
- * stored entries, "zipcrypt" for one whose entries are encrypted
- * (passphrase "pw"). */
+/* kind: "tar" (ustar, pax where needed), "tar.F" compressed with filter F
+ * as libarchive names it ("gzip", "bzip2", "xz", "lzma", "zstd",
+ * "compress"), "zip" (deflated), "zipstore" for a zip of stored entries,
+ * "zipcrypt" for one whose entries are encrypted (passphrase "pw"). */
 hand_in *hi_new(const char *kind);
 void hi_file(hand_in *h, const char *name, const void *data, size_t len);
 void hi_text(hand_in *h, const char *name, const char *text);
@@ -40,6 +41,10 @@ void hi_free(hand_in *h);
  * costs nothing to write or to skip. */
 void hi_sized_tar(const char *path, const char *const *names, const unsigned long long *sizes,
                   int n);
+
+/* A zip of stored one-byte entries ("x") whose Unix modes (file type
+ * included) are these: any type a zip can claim. */
+void hi_zip_modes(const char *path, const char *const *names, const unsigned *modes, int n);
 
 /* A fresh folder under $TMPDIR, and its removal (a checked fixture). */
 const char *hi_scratch(void);

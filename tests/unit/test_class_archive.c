@@ -174,7 +174,7 @@ START_TEST(tar_lists_every_entry_as_what_it_is)
     hi_scratch();
     hi_save(every_type("tar"), hi_path("a.tar"));
     expect_read(hi_path("a.tar"), 0, "tar", "", every_type_log);
-    hi_save(every_type("tar.gz"), hi_path("a.tgz"));
+    hi_save(every_type("tar.gzip"), hi_path("a.tgz"));
     expect_read(hi_path("a.tgz"), 0, "tar.gz", "", every_type_log);
     hi_scratch_remove();
 }
@@ -327,7 +327,7 @@ START_TEST(archives_inside_are_read_once)
     hand_in *d = deep_tar();
     hi_nest(zip, "deep.tar", d);
     hi_free(d);
-    hand_in *gz = hi_new("tar.gz");
+    hand_in *gz = hi_new("tar.gzip");
     hi_text(gz, "lesson4/x.cu", "// IN GZ\n");
     hand_in *cut = hi_new("tar");
     hi_text(cut, "lesson5/cut.cu", "// CUT, CUT, CUT, CUT, CUT, CUT\n");
@@ -675,6 +675,126 @@ START_TEST(paths_that_are_no_hand_in)
 }
 END_TEST
 
+/* Every compression the reader knows, whatever the name says (a .tar.gz
+ * that is really bzip2 is read all the same). */
+START_TEST(every_compression_read)
+{
+    hi_scratch();
+    static const char *const filters[] = {"gzip", "bzip2", "xz", "lzma", "zstd", "compress"};
+    for (size_t i = 0; i < sizeof filters / sizeof *filters; i++) {
+        char kind[32];
+        snprintf(kind, sizeof kind, "tar.%s", filters[i]);
+        hand_in *h = hi_new(kind);
+        hi_text(h, "lesson3/matmul.cu", "// M\n");
+        hi_save(h, hi_path("c.tar.gz"));
+        read_out o = read_path(hi_path("c.tar.gz"));
+        ck_assert_msg(o.rc == 0, "%s: %s", filters[i], o.err);
+        ck_assert_msg(!strcmp(o.log, "want F lesson3/matmul.cu 5\ngot 0 lesson3/matmul.cu 5: "
+                      "// M\n\n"), "%s: %s", filters[i], o.log);
+        free(o.log);
+    }
+    hi_scratch_remove();
+}
+END_TEST
+
+/* A zip may claim any type: a socket, or one that is none. */
+START_TEST(zip_claims_of_other_types)
+{
+    hi_scratch();
+    static const char *const names[] = {"sock", "weird", "plain.cu"};
+    static const unsigned modes[] = {0140644, 0170644, 0100644};
+    hi_zip_modes(hi_path("m.zip"), names, modes, 3);
+    expect_read(hi_path("m.zip"), 0, "zip", "",
+                "want O sock 1 (a socket)\n"
+                "want O weird 1 (an entry of unknown type)\n"
+                "want F plain.cu 1\n"
+                "got 0 plain.cu 1: x\n");
+    hi_scratch_remove();
+}
+END_TEST
+
+/* A name quoted in a message is cut to fit at a character: a character
+ * that does not fit whole is a '?'. */
+START_TEST(names_in_messages_cut_at_a_character)
+{
+    hi_scratch();
+    char fits[256], cut[256], shown_cut[256];
+    snprintf(fits, sizeof fits, "%0100d/%096d\xc3\xa9", 0, 0);     /* 199 bytes */
+    snprintf(cut, sizeof cut, "%0100d/%097d\xc3\xa9", 0, 0);       /* 200 bytes */
+    snprintf(shown_cut, sizeof shown_cut, "%0100d/%097d?", 0, 0);
+    const char *names[] = {"junk/a.bin", fits};
+    const unsigned long long sizes[] = {ARC_MAX_BYTES, 1};
+    hi_sized_tar(hi_path("a.tar"), names, sizes, 2);
+    read_out o = read_path(hi_path("a.tar"));
+    char want[600];
+    snprintf(want, sizeof want, "more than 1024 MB of content (not counting ignored folders) by "
+             "%s: the rest was not read", fits);
+    ck_assert_str_eq(o.err, want);
+    free(o.log);
+    names[1] = cut;
+    hi_sized_tar(hi_path("b.tar"), names, sizes, 2);
+    o = read_path(hi_path("b.tar"));
+    snprintf(want, sizeof want, "more than 1024 MB of content (not counting ignored folders) by "
+             "%s: the rest was not read", shown_cut);
+    ck_assert_str_eq(o.err, want);
+    free(o.log);
+    hi_scratch_remove();
+}
+END_TEST
+
+/* The lowest free descriptor: every one below it is taken. */
+static int lowest_free_fd(void)
+{
+    int fd = dup(0);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    return fd;
+}
+
+static void limit_fds(int n)
+{
+    struct rlimit lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &lim), 0);
+    lim.rlim_cur = (rlim_t)n;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+}
+
+/* A file or folder listed and then not to be opened (here: no descriptor
+ * left): a file is reported, a folder stops the reading, named. */
+START_TEST(what_cannot_be_opened_is_said)
+{
+    hi_scratch();
+    hi_write("f/a.cu", "// A\n");
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson0/x.cu", "// X\n");
+    hi_save(h, hi_path("f/h.tar"));
+    hi_write("f/s\x01" "b/x.cu", "// X\n");
+    struct stat st;
+    ck_assert_int_eq(stat(hi_path("f/h.tar"), &st), 0);
+    char want[512];
+    snprintf(want, sizeof want, "want F a.cu 5\nbad a.cu: it changed while it was being read\n"
+             "want F h.tar %lld\nbad h.tar: it changed while it was being read\n"
+             "want D s\x01" "b 0\n", (long long)st.st_size);
+    char path[4200];
+    snprintf(path, sizeof path, "%s", hi_path("f"));
+    int low = lowest_free_fd();
+    limit_fds(low + 1);                 /* the top folder's, and no other */
+    read_out o = read_path(path);
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, "cannot read s?b: Too many open files");
+    ck_assert_str_eq(o.log, want);
+    free(o.log);
+    limit_fds(low);
+    o = read_path(path);
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, "cannot be read: Too many open files");
+    ck_assert_str_eq(o.log, "");
+    free(o.log);
+    limit_fds(low + 16);
+    hi_scratch_remove();
+}
+END_TEST
+
 /* ---- the time cap ---- */
 
 /* The archive's bytes into a pipe from a child: up to each cut, then a
@@ -882,6 +1002,10 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, folder_lists_every_entry_as_what_it_is);
     tcase_add_test(tc, folder_depth_cap);
     tcase_add_test(tc, paths_that_are_no_hand_in);
+    tcase_add_test(tc, every_compression_read);
+    tcase_add_test(tc, zip_claims_of_other_types);
+    tcase_add_test(tc, names_in_messages_cut_at_a_character);
+    tcase_add_test(tc, what_cannot_be_opened_is_said);
     suite_add_tcase(s, tc);
     tc = tcase_create("time");
     tcase_add_checked_fixture(tc, NULL, hi_scratch_remove);
