@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "class.h"
 #include "fileio.h"
@@ -820,6 +822,10 @@ START_TEST(summary_says_why_to_look)
     ck_assert_str_eq(line, "- `r`: 4 entries refused: `l0` (w); `l1` (w); `l2` (w); `l3` (w). "
                      "See `students/r/report.txt`.\n");
     free(line);
+    s->nrefused = 2;
+    line = look_at_of(s);
+    ck_assert_msg(strstr(line, "- `r`: 2 entries refused: `l0` (w); `l1` (w). See"), "%s", line);
+    free(line);
     s->nrefused = 1;
     s->budget_hit = 1;
     snprintf(s->error, sizeof s->error, "cut *here* [1] `x` \\ <y>");
@@ -1095,6 +1101,147 @@ START_TEST(student_folder_of_results)
 }
 END_TEST
 
+/* ---- outputs that cannot be written ---- */
+
+/* A folder where the file would go: the rename fails. */
+static void block(const char *name)
+{
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s/x", out, name);
+    ck_assert_int_eq(mkdir_p(p), 0);
+}
+
+static void unblock(const char *name)
+{
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/%s'", out, name);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static int temporaries_in(const char *folder)
+{
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "ls -A '%s/%s' | grep -c '\\.tmp\\.' > /dev/null", out, folder);
+    return system(cmd) == 0;
+}
+
+/* Each class file that cannot be put in place is an error (-1), never a
+ * silent success, and leaves no temporary file; the terminal gets the
+ * summary only once summary.md is written. */
+START_TEST(class_files_that_cannot_be_written)
+{
+    out_dir();
+    five();
+    static const char *const files[] = {"gradebook.csv", "junit.xml", "summary.md",
+                                        "class.json"};
+    for (int i = 0; i < 4; i++) {
+        block(files[i]);
+        int rc = i == 0 ? class_write_gradebook(&run) : i == 1 ? class_write_class_junit(&run)
+               : i == 2 ? summary_to(&run, NULL) : class_write_json(&run);
+        ck_assert_msg(rc == -1, "%s written over a folder", files[i]);
+        unblock(files[i]);
+    }
+    block("summary.md");
+    char *also = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&also, &len);
+    ck_assert_int_eq(class_write_summary(&run, f), -1);
+    fclose(f);
+    ck_assert_str_eq(also, "");
+    free(also);
+    unblock("summary.md");
+    ck_assert(!temporaries_in("."));
+    block("leaderboards/lesson3-matmul.md");
+    ck_assert_int_eq(class_write_leaderboards(&run), -1);
+    unblock("leaderboards/lesson3-matmul.md");
+    block("leaderboards/lesson4-scan.html");
+    ck_assert_int_eq(class_write_leaderboards(&run), -1);
+    unblock("leaderboards/lesson4-scan.html");
+    ck_assert(!temporaries_in("leaderboards"));
+    ck_assert_int_eq(class_write_leaderboards(&run), 0);
+    out_dir_remove();
+}
+END_TEST
+
+/* The same for a student's files, one after another. */
+START_TEST(student_files_that_cannot_be_written)
+{
+    out_dir();
+    five();
+    static submission sub;
+    static graded g[2];
+    hand_in(&sub, g);
+    static const char *const files[] = {"report.txt", "report.json", "junit.xml",
+                                        "submission.json"};
+    for (int i = 0; i < 4; i++) {
+        char p[64];
+        snprintf(p, sizeof p, "students/ada/%s", files[i]);
+        block(p);
+        ck_assert_msg(class_write_student(&run, &st[0], &sub, g, 2) == -1, "%s", files[i]);
+        unblock(p);
+        ck_assert_msg(!temporaries_in("students/ada"), "%s left a temporary file", files[i]);
+    }
+    ck_assert_int_eq(class_write_student(&run, &st[0], &sub, g, 2), 0);
+    block("students/cy/report.txt");
+    ck_assert_int_eq(class_write_not_graded(&run, &st[2]), -1);
+    unblock("students/cy/report.txt");
+    block("students/cy/junit.xml");
+    ck_assert_int_eq(class_write_not_graded(&run, &st[2]), -1);
+    unblock("students/cy/junit.xml");
+    ck_assert(!temporaries_in("students/cy"));
+    free(sub.data[0]);
+    out_dir_remove();
+}
+END_TEST
+
+/* Lower the limit on descriptors to those open now; the old one back. */
+static rlim_t no_descriptor_left(void)
+{
+    int fd = dup(0);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    struct rlimit lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &lim), 0);
+    rlim_t old = lim.rlim_cur;
+    lim.rlim_cur = (rlim_t)fd;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    return old;
+}
+
+static void descriptors_back(rlim_t old)
+{
+    struct rlimit lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &lim), 0);
+    lim.rlim_cur = old;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+}
+
+/* No file can be opened at all (no descriptor left): every writer says so. */
+START_TEST(outputs_without_a_descriptor)
+{
+    out_dir();
+    five();
+    static submission sub;
+    static graded g[2];
+    hand_in(&sub, g);
+    ck_assert_int_eq(class_write_student(&run, &st[0], &sub, g, 2), 0);
+    char path[600];
+    snprintf(path, sizeof path, "%s/j.xml", out);
+    rlim_t old = no_descriptor_left();
+    ck_assert_int_eq(class_write_gradebook(&run), -1);
+    ck_assert_int_eq(class_write_class_junit(&run), -1);
+    ck_assert_int_eq(class_write_summary(&run, NULL), -1);
+    ck_assert_int_eq(class_write_json(&run), -1);
+    ck_assert_int_eq(class_write_leaderboards(&run), -1);
+    ck_assert_int_eq(class_write_student(&run, &st[0], &sub, g, 2), -1);
+    ck_assert_int_eq(class_write_not_graded(&run, &st[2]), -1);
+    ck_assert_int_eq(class_write_junit(path, &run, &st[0], g, 2), -1);
+    descriptors_back(old);
+    free(sub.data[0]);
+    out_dir_remove();
+}
+END_TEST
+
 Suite *class_outputs_suite(void)
 {
     Suite *s = suite_create("class_outputs");
@@ -1112,6 +1259,9 @@ Suite *class_outputs_suite(void)
     tcase_add_test(tc, student_junit_from_full_results);
     tcase_add_test(tc, student_not_graded);
     tcase_add_test(tc, student_folder_of_results);
+    tcase_add_test(tc, class_files_that_cannot_be_written);
+    tcase_add_test(tc, student_files_that_cannot_be_written);
+    tcase_add_test(tc, outputs_without_a_descriptor);
     suite_add_tcase(s, tc);
     return s;
 }
