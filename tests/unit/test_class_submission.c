@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "archive.h"
@@ -551,6 +552,21 @@ START_TEST(stage_writes_the_taken_files)
     ck_assert_int_ne(access(hi_path("stage/w"), F_OK), 0);
     ck_assert_int_eq(submission_stage(&sub, hi_path("stage")), -1);          /* there already */
     ck_assert_int_eq(submission_stage(&sub, hi_path("none/stage")), -1);     /* no parent */
+    hi_mkdir("empty");
+    ck_assert_int_eq(submission_stage(&sub, hi_path("empty")), -1);         /* even empty */
+    ck_assert_int_ne(access(hi_path("empty/lesson3"), F_OK), 0);
+    /* A file that cannot be opened (no descriptor left): -1. */
+    int fd = dup(0);
+    close(fd);
+    struct rlimit lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &lim), 0);
+    rlim_t old = lim.rlim_cur;
+    lim.rlim_cur = (rlim_t)fd;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    int rc = submission_stage(&sub, hi_path("nofd"));
+    lim.rlim_cur = old;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    ck_assert_int_eq(rc, -1);
     submission_free(&sub);
     for (int i = 0; i < nex; i++)
         ck_assert_ptr_null(sub.data[i]);
@@ -612,6 +628,7 @@ START_TEST(hash_covers_what_decides_a_grade)
     DIFFERS(b.refused[0].entry[0] = 'E');
     DIFFERS(b.refused[11].why[0] = 'W');
     DIFFERS(b.refused[0].entry[0] = 0; b.refused[0].why[0] = 0);
+    SAME(snprintf(b.ignored[0], SUB_NAME, "notes.txt"); b.nignored = 9);   /* only 12 notes kept */
     /* An absent file: why, or "(absent)". */
     a.data[MM] = NULL;
     hash_of(&a, ha);

@@ -507,6 +507,8 @@ START_TEST(mkdir_p_makes_every_level)
     errno = 0;
     ck_assert_int_eq(mkdir_p("rel/one/two"), 0);
     ck_assert_int_eq(stat("rel/one/two", &st), 0);
+    ck_assert_int_eq(mkdir_p("q/r"), 0);
+    ck_assert_int_eq(stat("q/r", &st), 0);
     ck_assert_int_eq(chdir("/"), 0);
     remove_dir();
 }
