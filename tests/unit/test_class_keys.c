@@ -69,6 +69,7 @@ START_TEST(identifiers_as_given_or_made_safe)
     char *x200 = repeat("x", 200, ""), *x201 = repeat("x", 201, "");
     char *e100 = repeat("\xc3\xa9", 100, ""), *e101 = repeat("\xc3\xa9", 101, "");
     char *x191 = repeat("x", 191, "-570cfd5a"), *e95 = repeat("\xc3\xa9", 95, "-cf18366f");
+    char *y260 = repeat("y", 260, ""), *y191 = repeat("y", 191, "-d1f1f41e");
     const idcase t[] = {
         {.entry = "ada", .dir = 1, .want = "ada"},
         {.entry = "bo.tar.gz", .dir = 0, .want = "bo"},
@@ -85,6 +86,7 @@ START_TEST(identifiers_as_given_or_made_safe)
         {.entry = e100, .dir = 1, .want = e100},
         {.entry = e101, .dir = 1, .want = e95},                /* cut at a character */
         {.entry = "Zo\xc3\xab", .dir = 1, .want = "Zo\xc3\xab"},
+        {.entry = y260, .dir = 1, .want = y191},               /* longer than an identifier */
     };
     expect_ids(t, (int)(sizeof t / sizeof *t));
     free(x200);
@@ -93,6 +95,8 @@ START_TEST(identifiers_as_given_or_made_safe)
     free(e101);
     free(x191);
     free(e95);
+    free(y260);
+    free(y191);
 }
 END_TEST
 

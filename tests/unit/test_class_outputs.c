@@ -52,6 +52,11 @@ static void expect_file(const char *name, const char *want)
     free(got);
 }
 
+static void expect_in(const char *text, const char *part)
+{
+    ck_assert_msg(strstr(text, part) != NULL, "no \"%s\" in:\n%s", part, text);
+}
+
 /* ---- a class of five, in memory ---- */
 
 static const exercise ex_mm = {.lesson = 3, .name = "matmul", .title = "Tiled <matmul> & \"more\"",
@@ -571,6 +576,25 @@ START_TEST(leaderboard_ranked_by_time)
 }
 END_TEST
 
+/* Every student ranked: a row each and the two marked rows. */
+START_TEST(leaderboard_everyone_ranked)
+{
+    out_dir();
+    board_class();
+    run.nst = 2;
+    ck_assert_int_eq(class_write_leaderboards(&run), 0);
+    char *md = file_of("leaderboards/lesson3-matmul.md");
+    expect_in(md, "| ---: | --- | ---: | ---: | --- |\n"
+              "| - | **reference solution** | 1.0500 | 10.00x | |\n"
+              "| 1 | `a\\|my` | 2.0000 | 5.50x | SLOW |\n"
+              "| 2 | `z<d>` | 2.0000 | 5.00x | PASS |\n"
+              "| - | **baseline** | 10.5000 | 1.00x | |\n\n");
+    ck_assert_msg(!strstr(md, "Not ranked"), "%s", md);
+    free(md);
+    out_dir_remove();
+}
+END_TEST
+
 START_TEST(leaderboard_with_nothing_timed)
 {
     out_dir();
@@ -638,11 +662,6 @@ static char *summary_text(void)
 {
     ck_assert_int_eq(class_write_summary(&run, NULL), 0);
     return file_of("summary.md");
-}
-
-static void expect_in(const char *text, const char *part)
-{
-    ck_assert_msg(strstr(text, part) != NULL, "no \"%s\" in:\n%s", part, text);
 }
 
 static void one_exercise(int n)
@@ -1251,6 +1270,7 @@ Suite *class_outputs_suite(void)
     tcase_add_test(tc, summary_for_the_instructor);
     tcase_add_test(tc, class_json_for_tools);
     tcase_add_test(tc, leaderboard_ranked_by_time);
+    tcase_add_test(tc, leaderboard_everyone_ranked);
     tcase_add_test(tc, leaderboard_with_nothing_timed);
     tcase_add_test(tc, summary_counts_the_commonest_failure);
     tcase_add_test(tc, summary_without_a_gpu);

@@ -9,6 +9,7 @@
  *   CK_RUN_SUITE=class_submission build/tests/unit_tests
  */
 #include <archive_entry.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -566,6 +567,17 @@ START_TEST(stage_writes_the_taken_files)
     int rc = submission_stage(&sub, hi_path("nofd"));
     lim.rlim_cur = old;
     ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    ck_assert_int_eq(rc, -1);
+    /* A file that cannot be written whole (files capped at 2 bytes): -1. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit fsize;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &fsize), 0);
+    rlim_t was = fsize.rlim_cur;
+    fsize.rlim_cur = 2;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &fsize), 0);
+    rc = submission_stage(&sub, hi_path("full"));
+    fsize.rlim_cur = was;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &fsize), 0);
     ck_assert_int_eq(rc, -1);
     submission_free(&sub);
     for (int i = 0; i < nex; i++)

@@ -11,6 +11,8 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +414,23 @@ START_TEST(outputs_appear_whole_or_not_at_all)
     fputs("second", f);
     close(fileno(f));
     ck_assert_int_eq(out_commit(f, path), -1);
+    ck_assert_str_eq(slurp(path), "first line\n");
+    ck_assert_int_eq(entries_in(dir), 1);
+
+    /* A write that runs out of room (files capped at 4 bytes): the same. */
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit fsize;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &fsize), 0);
+    rlim_t was = fsize.rlim_cur;
+    fsize.rlim_cur = 4;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &fsize), 0);
+    f = out_open(path);
+    ck_assert_ptr_nonnull(f);
+    fputs("longer than four bytes", f);
+    int rc = out_commit(f, path);
+    fsize.rlim_cur = was;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &fsize), 0);
+    ck_assert_int_eq(rc, -1);
     ck_assert_str_eq(slurp(path), "first line\n");
     ck_assert_int_eq(entries_in(dir), 1);
 
