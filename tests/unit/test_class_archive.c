@@ -305,6 +305,13 @@ START_TEST(zip_bad_crc_reported_and_reading_goes_on)
 }
 END_TEST
 
+static size_t offset_of(const char *bytes, size_t len, const char *what)
+{
+    const char *at = memmem(bytes, len, what, strlen(what));
+    ck_assert_msg(at != NULL, "no %s", what);
+    return (size_t)(at - bytes);
+}
+
 /* ---- archives inside the hand-in ---- */
 
 static hand_in *deep_tar(void)
@@ -446,6 +453,39 @@ START_TEST(unsized_entries_read_up_to_their_cap)
         "got 2 s.zip/lesson3/c.cu 5: // C\n\n";
     const char *at = strchr(o.log, '\n');
     ck_assert_msg(at && !strcmp(at + 1, want), "%s", o.log);
+    free(o.log);
+    hi_scratch_remove();
+}
+END_TEST
+
+/* The hand-in itself ends inside an archive it holds: that archive is
+ * reported with the reason, and the hand-in as damaged after it. */
+START_TEST(hand_in_cut_inside_an_archive_inside)
+{
+    hi_scratch();
+    hand_in *in = hi_new("tar");
+    char *big = filled(5000, 'i');
+    memcpy(big, "INNERDATA", 9);
+    hi_file(in, "lesson0/in.cu", big, 5000);
+    free(big);
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson3/first.cu", "// FIRST\n");
+    hi_nest(h, "inner.tar", in);
+    hi_free(in);
+    size_t len;
+    const char *bytes = hi_bytes(h, &len);
+    size_t cut = offset_of(bytes, len, "INNERDATA") + 1000;
+    FILE *f = fopen(hi_path("cut.tar"), "wb");
+    ck_assert_uint_eq(fwrite(bytes, 1, cut, f), cut);
+    fclose(f);
+    hi_free(h);
+    read_out o = read_path(hi_path("cut.tar"));
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_msg(!strncmp(o.err, "damaged after entry 2 (Truncated input file", 43) &&
+                  strstr(o.err, "): the rest was not read"), "%s", o.err);
+    ck_assert_str_eq(o.log, "want F lesson3/first.cu 9\ngot 0 lesson3/first.cu 9: // FIRST\n\n"
+                     "want F inner.tar 6656\nbad inner.tar: an archive inside the submission "
+                     "that could not be read (Truncated tar archive)\n");
     free(o.log);
     hi_scratch_remove();
 }
@@ -620,12 +660,16 @@ START_TEST(folder_depth_cap)
     ck_assert_msg(strstr(o.log, "got 0 d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/d11/d12/x.cu 8: "), "%s",
                   o.log);
     free(o.log);
-    snprintf(file, sizeof file, "%s/d\x01\xc3\xa9", rel);
+    /* Its name as it may be shown: a control byte, a lead byte without its
+     * continuation, a stray continuation byte, a lead byte of no length,
+     * DEL, each '?'; characters of 2, 3 and 4 bytes as they are. */
+    snprintf(file, sizeof file, "%s/d\x01\xc3\xa9\xc3" "A\x80\xf8\x80\x80\x80\xe6\x9d\x8e"
+             "\xf0\x9f\x98\x80\x7f", rel);
     hi_mkdir(file);
     o = read_path(hi_path("f"));
     ck_assert_int_eq(o.rc, -1);
     ck_assert_str_eq(o.err, "folders nested deeper than 12: d1/d2/d3/d4/d5/d6/d7/d8/d9/d10/"
-                     "d11/d12/d?\xc3\xa9 was not read");
+                     "d11/d12/d?\xc3\xa9?A?????\xe6\x9d\x8e\xf0\x9f\x98\x80? was not read");
     ck_assert_msg(!strstr(o.log, "x.cu"), "%s", o.log);    /* sorted after the folder */
     free(o.log);
     hi_scratch_remove();
@@ -879,13 +923,6 @@ static read_out read_fed(feed f, double *took)
     return o;
 }
 
-static size_t offset_of(const char *bytes, size_t len, const char *what)
-{
-    const char *at = memmem(bytes, len, what, strlen(what));
-    ck_assert_msg(at != NULL, "no %s", what);
-    return (size_t)(at - bytes);
-}
-
 static const char too_long[] = "reading it took more than 0.25 s: the rest was not read";
 
 /* A wanted file whose content comes too late: reported, and the reading
@@ -1011,6 +1048,7 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, archives_inside_are_read_once);
     tcase_add_test(tc, archives_in_a_folder);
     tcase_add_test(tc, unsized_entries_read_up_to_their_cap);
+    tcase_add_test(tc, hand_in_cut_inside_an_archive_inside);
     tcase_add_test(tc, entries_cap_counts_what_is_not_ignored);
     tcase_add_test(tc, bytes_cap_counts_what_is_not_ignored);
     tcase_add_test(tc, out_of_memory_is_reported);
