@@ -1085,7 +1085,9 @@ START_TEST(student_folder_of_results)
     snprintf(cmd, sizeof cmd, "test $(ls -A '%s/students/ada' | wc -l) = 4", out);
     ck_assert_int_eq(system(cmd), 0);
 
-    /* Twelve refused, one budget's exercise, nothing ignored, no GPU. */
+    /* Both taken, twelve refused, one budget's exercise, nothing ignored, no GPU. */
+    sub.data[1] = strdup("// SCAN\n");
+    sub.len[1] = 8;
     sub.nrefused = 12;
     sub.nignored = 0;
     sub.error[0] = 0;
@@ -1093,7 +1095,7 @@ START_TEST(student_folder_of_results)
     run.gpu[0] = 0;
     ck_assert_int_eq(class_write_student(&run, s, &sub, g, 2), 0);
     txt = file_of("students/ada/report.txt");
-    expect_in(txt, "Exercise files taken: 1 of 2.\nRefused entries (12): nothing of them was "
+    expect_in(txt, "Exercise files taken: 2 of 2.\nRefused entries (12): nothing of them was "
               "read or graded.\n");
     expect_in(txt, "  e11: w\"11\nThe time budget of 600 s per student ran out: 1 exercise was "
               "not graded.\nNo GPU could be used, so nothing was run or timed; only compiled.\n\n");
@@ -1111,6 +1113,8 @@ START_TEST(student_folder_of_results)
     expect_in(js, "\"refused_count\": 0,\n  \"refused\": [\n  ],");
     free(js);
     free(sub.data[0]);
+    free(sub.data[1]);
+    sub.data[1] = NULL;
 
     /* No folder for it: -1. */
     snprintf(cmd, sizeof cmd, "rm -rf '%s/students' && touch '%s/students'", out, out);
