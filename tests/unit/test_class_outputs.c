@@ -787,6 +787,7 @@ START_TEST(summary_with_nothing_judged)
         cell(row(i, "x", "x", "folder"), 0, OUT_PASS, 1, "");
         snprintf(st[i].gpu, sizeof st[i].gpu, "%s", gpus[i]);
     }
+    snprintf(st[5].gpu, sizeof st[5].gpu, "NOT A ROW");    /* past the class's rows */
     sum = summary_text();
     expect_in(sum, "\nGraded on 3 different GPU models: GPU A, GPU C, GPU B. Each speedup");
     free(sum);
