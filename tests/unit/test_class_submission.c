@@ -423,6 +423,14 @@ START_TEST(the_copy_under_the_root_is_taken)
     ck_assert_str_eq(sub.ignored[0], "old/lesson3/matmul.cu");
     submission_free(&sub);
 
+    /* The root's first copy read first: its other files are the same root, not a tie. */
+    read_copies((copy[]){{"r/lesson3/matmul.cu", "// R M\n"},
+                         {"r/lesson3/bank_conflicts.cu", "// R B\n"},
+                         {"o/lesson3/matmul.cu", "// O M\n"}}, 3);
+    expect_taken(MM, "r/lesson3/matmul.cu", "// R M\n");
+    expect_taken(BC, "r/lesson3/bank_conflicts.cu", "// R B\n");
+    submission_free(&sub);
+
     /* The root is the deepest folder holding the most, not a folder above it. */
     read_copies((copy[]){{"x/lesson3/matmul.cu", "// X\n"},
                          {"x/y/lesson3/matmul.cu", "// XY M\n"},
