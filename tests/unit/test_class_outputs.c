@@ -1086,6 +1086,23 @@ START_TEST(student_folder_of_results)
     snprintf(cmd, sizeof cmd, "test $(ls -A '%s/students/ada' | wc -l) = 4", out);
     ck_assert_int_eq(system(cmd), 0);
 
+    free(sub.data[0]);
+    out_dir_remove();
+}
+END_TEST
+
+/* The same lines for other hand-ins: both files taken, exactly twelve
+ * refused (all listed), one exercise left by the budget, nothing ignored,
+ * no GPU; none refused. */
+START_TEST(student_folder_variants)
+{
+    out_dir();
+    five();
+    static submission sub;
+    static graded g[2];
+    hand_in(&sub, g);
+    class_student *s = &st[0];
+    char cmd[600];
     /* Both taken, twelve refused, one budget's exercise, nothing ignored, no GPU. */
     sub.data[1] = strdup("// SCAN\n");
     sub.len[1] = 8;
@@ -1095,13 +1112,13 @@ START_TEST(student_folder_of_results)
     s->budget_hit = 1;
     run.gpu[0] = 0;
     ck_assert_int_eq(class_write_student(&run, s, &sub, g, 2), 0);
-    txt = file_of("students/ada/report.txt");
+    char *txt = file_of("students/ada/report.txt");
     expect_in(txt, "Exercise files taken: 2 of 2.\nRefused entries (12): nothing of them was "
               "read or graded.\n");
     expect_in(txt, "  e11: w\"11\nThe time budget of 600 s per student ran out: 1 exercise was "
               "not graded.\nNo GPU could be used, so nothing was run or timed; only compiled.\n\n");
     free(txt);
-    js = file_of("students/ada/submission.json");
+    char *js = file_of("students/ada/submission.json");
     expect_in(js, "\"refused_count\": 12,");
     expect_in(js, "\"ignored_count\": 0,\n  \"error\": null\n}\n");
     free(js);
@@ -1284,6 +1301,7 @@ Suite *class_outputs_suite(void)
     tcase_add_test(tc, student_junit_from_full_results);
     tcase_add_test(tc, student_not_graded);
     tcase_add_test(tc, student_folder_of_results);
+    tcase_add_test(tc, student_folder_variants);
     tcase_add_test(tc, class_files_that_cannot_be_written);
     tcase_add_test(tc, student_files_that_cannot_be_written);
     tcase_add_test(tc, outputs_without_a_descriptor);

@@ -400,8 +400,7 @@ static void read_copies(const copy *c, int n)
                          "is graded (which one did you mean?)"
 
 /* One copy is taken wherever it is; of several, the one under the root
- * (the folder holding the most exercise files), the others ignored;
- * where no one folder holds the most, or the root holds two, none. */
+ * (the folder holding the most exercise files), the others ignored. */
 START_TEST(the_copy_under_the_root_is_taken)
 {
     course();
@@ -439,6 +438,16 @@ START_TEST(the_copy_under_the_root_is_taken)
     ck_assert_str_eq(sub.ignored[0], "x/lesson3/matmul.cu");
     submission_free(&sub);
 
+    hi_scratch_remove();
+}
+END_TEST
+
+/* Where no one folder holds the most, or the root holds two copies, none
+ * of the copies is taken, each refused with why. */
+START_TEST(no_copy_taken_when_it_is_unclear)
+{
+    course();
+    hi_scratch();
     /* Two folders hold one each: which did the student mean? */
     read_copies((copy[]){{"a/lesson3/matmul.cu", "// A\n"}, {"b/lesson3/matmul.cu", "// B\n"}},
                 2);
@@ -718,6 +727,7 @@ Suite *class_submission_suite(void)
     tcase_add_test(tc, exercise_file_size_cap);
     tcase_add_test(tc, copies_kept_up_to_their_caps);
     tcase_add_test(tc, the_copy_under_the_root_is_taken);
+    tcase_add_test(tc, no_copy_taken_when_it_is_unclear);
     tcase_add_test(tc, unreadable_copies_do_not_count);
     tcase_add_test(tc, stage_writes_the_taken_files);
     tcase_add_test(tc, hash_covers_what_decides_a_grade);

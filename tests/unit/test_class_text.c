@@ -391,10 +391,11 @@ static char *slurp(const char *path)
     return buf;
 }
 
+/* Not there until committed; then whole, readable by the instructor's tools. */
 START_TEST(outputs_appear_whole_or_not_at_all)
 {
     make_dir();
-    char path[400], other[400];
+    char path[400];
     snprintf(path, sizeof path, "%s/out.txt", dir);
     FILE *f = out_open(path);
     ck_assert_ptr_nonnull(f);
@@ -405,8 +406,23 @@ START_TEST(outputs_appear_whole_or_not_at_all)
     ck_assert_str_eq(slurp(path), "first line\n");
     struct stat st;
     ck_assert_int_eq(stat(path, &st), 0);
-    ck_assert_int_eq(st.st_mode & 0777, 0644);         /* readable by the instructor's tools */
+    ck_assert_int_eq(st.st_mode & 0777, 0644);
     ck_assert_int_eq(entries_in(dir), 1);
+
+    remove_dir();
+}
+END_TEST
+
+/* A write or a rename that fails leaves the old file (if any) and no
+ * temporary file; a FILE out_open did not give, or no folder, is refused. */
+START_TEST(failed_outputs_leave_nothing)
+{
+    make_dir();
+    char path[400], other[400];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    FILE *f = out_open(path);
+    fputs("first line\n", f);
+    ck_assert_int_eq(out_commit(f, path), 0);
 
     /* A write that fails leaves the old file and no temporary one. */
     f = out_open(path);
@@ -549,6 +565,7 @@ Suite *class_text_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("files");
     tcase_add_test(tc, outputs_appear_whole_or_not_at_all);
+    tcase_add_test(tc, failed_outputs_leave_nothing);
     tcase_add_test(tc, sixteen_outputs_at_once);
     tcase_add_test(tc, mkdir_p_makes_every_level);
     suite_add_tcase(s, tc);
