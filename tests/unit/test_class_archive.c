@@ -36,6 +36,10 @@ typedef struct rec {
     size_t len;
     FILE *f;
     int slots;
+    /* When the entry named `at` is listed, do() is done (the folder
+     * changing while it is read). */
+    const char *at;
+    void (*act)(void);
 } rec;
 
 static char type_letter(enum entry_type t)
@@ -52,6 +56,8 @@ static int rec_want(void *ctx, const arc_entry *e)
     else
         fputc('?', r->f);
     fprintf(r->f, e->what[0] ? " (%s)\n" : "\n", e->what);
+    if (r->at && !strcmp(e->name, r->at))
+        r->act();
     if (strstr(e->name, "build/") || !strcmp(e->name, "build"))
         return ARC_IGNORED;
     size_t n = strlen(e->name);
@@ -854,6 +860,126 @@ START_TEST(what_cannot_be_opened_is_said)
 }
 END_TEST
 
+/* ---- a folder that changes while it is read ---- */
+
+static read_out read_changing(const char *path, const char *at, void (*act)(void))
+{
+    rec r = {.at = at, .act = act};
+    r.f = open_memstream(&r.log, &r.len);
+    arc_sink s = {.want = rec_want, .got = rec_got, .bad = rec_bad, .ctx = &r};
+    read_out o;
+    memset(&o, 0, sizeof o);
+    o.rc = archive_read(path, &s, o.kind, sizeof o.kind, o.err, sizeof o.err);
+    fclose(r.f);
+    o.log = r.log;
+    return o;
+}
+
+static void remove_b(void) { ck_assert_int_eq(unlink(hi_path("f/b.cu")), 0); }
+static void replace_a(void)
+{
+    ck_assert_int_eq(unlink(hi_path("f/a.cu")), 0);
+    hi_write("f/a.cu", "// ANOTHER\n");
+}
+static void grow_a(void) { hi_write("f/a.cu", "// A, and more\n"); }
+static void shrink_a(void) { ck_assert_int_eq(truncate(hi_path("f/a.cu"), 2), 0); }
+
+static void two_files(void)
+{
+    hi_scratch();
+    hi_write("f/a.cu", "// A\n");
+    hi_write("f/b.cu", "// B\n");
+}
+
+/* A listed entry gone before it is looked at: the reading stops, naming
+ * it. A file replaced, grown or cut after it was looked at: reported,
+ * never read as what it was not. */
+START_TEST(folder_changing_while_read)
+{
+    two_files();
+    read_out o = read_changing(hi_path("f"), "a.cu", remove_b);
+    ck_assert_int_eq(o.rc, -1);
+    ck_assert_str_eq(o.err, "cannot read b.cu: No such file or directory");
+    ck_assert_str_eq(o.log, "want F a.cu 5\ngot 0 a.cu 5: // A\n\n");
+    free(o.log);
+    hi_scratch_remove();
+    static void (*const change[])(void) = {replace_a, grow_a, shrink_a};
+    for (int i = 0; i < 3; i++) {
+        two_files();
+        o = read_changing(hi_path("f"), "a.cu", change[i]);
+        ck_assert_int_eq(o.rc, 0);
+        ck_assert_str_eq(o.log, "want F a.cu 5\nbad a.cu: it changed while it was being read\n"
+                         "want F b.cu 5\ngot 1 b.cu 5: // B\n\n");
+        free(o.log);
+        hi_scratch_remove();
+    }
+}
+END_TEST
+
+/* The chain of small blocks that takes all the memory a limit leaves. */
+static void **hoard;
+
+static void take_all_memory(void)
+{
+    struct rlimit lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &lim), 0);
+    FILE *st = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long vm_kb = 0;
+    while (fgets(line, sizeof line, st))
+        if (sscanf(line, "VmSize: %lu kB", &vm_kb) == 1)
+            break;
+    fclose(st);
+    lim.rlim_cur = (rlim_t)(vm_kb + 4096) * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    static const size_t sizes[] = {65536, 4096, 256, 16};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (void **b; (b = malloc(sizes[k])) != NULL; hoard = b)
+            *b = hoard;
+}
+
+static void give_back_memory(void)
+{
+    while (hoard) {
+        void **next = *hoard;
+        free(hoard);
+        hoard = next;
+    }
+}
+
+/* A folder that cannot be listed (here: no memory left for it): the
+ * reading stops, naming it. */
+START_TEST(folder_that_cannot_be_listed)
+{
+    hi_scratch();
+    hi_write("f/a.cu", "// A\n");
+    hi_write("f/sub\x01/x.cu", "// X\n");
+    rec r = {.at = "sub\x01", .act = take_all_memory};
+    static char log[4096];
+    r.f = fmemopen(log, sizeof log, "w");
+    setvbuf(r.f, NULL, _IONBF, 0);
+    arc_sink s = {.want = rec_want, .got = rec_got, .bad = rec_bad, .ctx = &r};
+    char err[256];
+    int rc = archive_read_dir(hi_path("f"), &s, err, sizeof err);
+    give_back_memory();
+    fclose(r.f);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_str_eq(err, "cannot list sub?/: Cannot allocate memory");
+    ck_assert_str_eq(log, "want F a.cu 5\ngot 0 a.cu 5: // A\n\nwant D sub\x01 0\n");
+    /* And the top folder itself. */
+    r.at = NULL;
+    r.f = fmemopen(log, sizeof log, "w");
+    setvbuf(r.f, NULL, _IONBF, 0);
+    take_all_memory();
+    rc = archive_read_dir(hi_path("f"), &s, err, sizeof err);
+    give_back_memory();
+    fclose(r.f);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_str_eq(err, "cannot list the top folder: Cannot allocate memory");
+    hi_scratch_remove();
+}
+END_TEST
+
 /* ---- the time cap ---- */
 
 /* The archive's bytes into a pipe from a child: up to each cut, then a
@@ -1059,6 +1185,8 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, zip_claims_of_other_types);
     tcase_add_test(tc, names_in_messages_cut_at_a_character);
     tcase_add_test(tc, what_cannot_be_opened_is_said);
+    tcase_add_test(tc, folder_changing_while_read);
+    tcase_add_test(tc, folder_that_cannot_be_listed);
     suite_add_tcase(s, tc);
     tc = tcase_create("time");
     tcase_add_checked_fixture(tc, NULL, hi_scratch_remove);
