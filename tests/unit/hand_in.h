@@ -46,6 +46,12 @@ void hi_sized_tar(const char *path, const char *const *names, const unsigned lon
  * included) are these: any type a zip can claim. */
 void hi_zip_modes(const char *path, const char *const *names, const unsigned *modes, int n);
 
+/* Take every byte of memory a limit (RLIMIT_AS, 4 MiB over what the
+ * process has) leaves, so that the next allocation fails; and give it
+ * back (the limit stays: call it in a test's own process). */
+void hi_take_all_memory(void);
+void hi_give_back_memory(void);
+
 /* A fresh folder under $TMPDIR, and its removal (a checked fixture). */
 const char *hi_scratch(void);
 void hi_scratch_remove(void);

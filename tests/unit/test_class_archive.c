@@ -916,37 +916,6 @@ START_TEST(folder_changing_while_read)
 }
 END_TEST
 
-/* The chain of small blocks that takes all the memory a limit leaves. */
-static void **hoard;
-
-static void take_all_memory(void)
-{
-    struct rlimit lim;
-    ck_assert_int_eq(getrlimit(RLIMIT_AS, &lim), 0);
-    FILE *st = fopen("/proc/self/status", "r");
-    char line[256];
-    unsigned long vm_kb = 0;
-    while (fgets(line, sizeof line, st))
-        if (sscanf(line, "VmSize: %lu kB", &vm_kb) == 1)
-            break;
-    fclose(st);
-    lim.rlim_cur = (rlim_t)(vm_kb + 4096) * 1024;
-    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
-    static const size_t sizes[] = {65536, 4096, 256, 16};
-    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
-        for (void **b; (b = malloc(sizes[k])) != NULL; hoard = b)
-            *b = hoard;
-}
-
-static void give_back_memory(void)
-{
-    while (hoard) {
-        void **next = *hoard;
-        free(hoard);
-        hoard = next;
-    }
-}
-
 /* A folder that cannot be listed (here: no memory left for it): the
  * reading stops, naming it. */
 START_TEST(folder_that_cannot_be_listed)
@@ -954,14 +923,14 @@ START_TEST(folder_that_cannot_be_listed)
     hi_scratch();
     hi_write("f/a.cu", "// A\n");
     hi_write("f/sub\x01/x.cu", "// X\n");
-    rec r = {.at = "sub\x01", .act = take_all_memory};
+    rec r = {.at = "sub\x01", .act = hi_take_all_memory};
     static char log[4096];
     r.f = fmemopen(log, sizeof log, "w");
     setvbuf(r.f, NULL, _IONBF, 0);
     arc_sink s = {.want = rec_want, .got = rec_got, .bad = rec_bad, .ctx = &r};
     char err[256];
     int rc = archive_read_dir(hi_path("f"), &s, err, sizeof err);
-    give_back_memory();
+    hi_give_back_memory();
     fclose(r.f);
     ck_assert_int_eq(rc, -1);
     ck_assert_str_eq(err, "cannot list sub?/: Cannot allocate memory");
@@ -970,9 +939,9 @@ START_TEST(folder_that_cannot_be_listed)
     r.at = NULL;
     r.f = fmemopen(log, sizeof log, "w");
     setvbuf(r.f, NULL, _IONBF, 0);
-    take_all_memory();
+    hi_take_all_memory();
     rc = archive_read_dir(hi_path("f"), &s, err, sizeof err);
-    give_back_memory();
+    hi_give_back_memory();
     fclose(r.f);
     ck_assert_int_eq(rc, -1);
     ck_assert_str_eq(err, "cannot list the top folder: Cannot allocate memory");

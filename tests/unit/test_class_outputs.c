@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "class.h"
+#include "hand_in.h"
 #include "fileio.h"
 #include "suites.h"
 
@@ -980,7 +981,7 @@ END_TEST
 /* A hand-in as submission_read leaves it: one file taken, one refused,
  * fourteen entries refused (twelve kept), five ignored (four kept), and
  * a reading that stopped early. */
-static void hand_in(submission *sub, graded *g)
+static void taken(submission *sub, graded *g)
 {
     memset(sub, 0, sizeof *sub);
     static const exercise *const ex[2] = {&ex_mm, &ex_sc};
@@ -1024,7 +1025,7 @@ START_TEST(student_folder_of_results)
     five();
     static submission sub;
     static graded g[2];
-    hand_in(&sub, g);
+    taken(&sub, g);
     class_student *s = &st[0];
     s->budget_hit = 2;
     ck_assert_int_eq(class_write_student(&run, s, &sub, g, 2), 0);
@@ -1100,7 +1101,7 @@ START_TEST(student_folder_variants)
     five();
     static submission sub;
     static graded g[2];
-    hand_in(&sub, g);
+    taken(&sub, g);
     class_student *s = &st[0];
     char cmd[600];
     /* Both taken, twelve refused, one budget's exercise, nothing ignored, no GPU. */
@@ -1211,7 +1212,7 @@ START_TEST(student_files_that_cannot_be_written)
     five();
     static submission sub;
     static graded g[2];
-    hand_in(&sub, g);
+    taken(&sub, g);
     static const char *const files[] = {"report.txt", "report.json", "junit.xml",
                                         "submission.json"};
     for (int i = 0; i < 4; i++) {
@@ -1257,14 +1258,15 @@ static void descriptors_back(rlim_t old)
     ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
 }
 
-/* No file can be opened at all (no descriptor left): every writer says so. */
+/* No file can be opened at all (no descriptor left), no memory for a
+ * board: every writer says so. */
 START_TEST(outputs_without_a_descriptor)
 {
     out_dir();
     five();
     static submission sub;
     static graded g[2];
-    hand_in(&sub, g);
+    taken(&sub, g);
     ck_assert_int_eq(class_write_student(&run, &st[0], &sub, g, 2), 0);
     char path[600];
     snprintf(path, sizeof path, "%s/j.xml", out);
@@ -1278,6 +1280,11 @@ START_TEST(outputs_without_a_descriptor)
     ck_assert_int_eq(class_write_not_graded(&run, &st[2]), -1);
     ck_assert_int_eq(class_write_junit(path, &run, &st[0], g, 2), -1);
     descriptors_back(old);
+    /* No memory for a leaderboard's rows: -1 as well. */
+    hi_take_all_memory();
+    int rc = class_write_leaderboards(&run);
+    hi_give_back_memory();
+    ck_assert_int_eq(rc, -1);
     free(sub.data[0]);
     out_dir_remove();
 }

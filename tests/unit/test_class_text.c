@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "class.h"
+#include "hand_in.h"
 #include "submission.h"
 #include "suites.h"
 
@@ -467,6 +468,14 @@ START_TEST(failed_outputs_leave_nothing)
     ck_assert_int_eq(out_commit(mem, other), -1);
     ck_assert_int_eq(errno, EINVAL);
     fclose(mem);
+
+    /* No memory for the FILE: NULL, and no temporary file left. */
+    snprintf(path, sizeof path, "%s/mem.txt", dir);
+    hi_take_all_memory();
+    f = out_open(path);
+    hi_give_back_memory();
+    ck_assert_ptr_null(f);
+    ck_assert_int_eq(entries_in(dir), 2);
 
     /* No folder to write into: NULL, errno saying so. */
     snprintf(path, sizeof path, "%s/missing/out.txt", dir);

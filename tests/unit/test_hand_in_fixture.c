@@ -4,6 +4,7 @@
 #include <archive_entry.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -247,6 +248,42 @@ void hi_zip_modes(const char *path, const char *const *names, const unsigned *mo
     put32(f, 0x06054b50), put16(f, 0), put16(f, 0), put16(f, (unsigned)n), put16(f, (unsigned)n);
     put32(f, (uint32_t)(end - cd)), put32(f, (uint32_t)cd), put16(f, 0);
     fclose(f);
+}
+
+/* The chain of small blocks that takes all the memory a limit leaves. */
+static void **hoard;
+
+void hi_take_all_memory(void)
+{
+    struct rlimit lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &lim), 0);
+    FILE *st = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned long vm_kb = 0;
+    while (fgets(line, sizeof line, st))
+        if (sscanf(line, "VmSize: %lu kB", &vm_kb) == 1)
+            break;
+    fclose(st);
+    lim.rlim_cur = (rlim_t)(vm_kb + 4096) * 1024;
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &lim), 0);
+    /* Big blocks first; then every small size class, whose freed chunks
+     * malloc keeps apart for that size only. */
+    static const size_t big[] = {65536, 16384, 4096, 2048};
+    for (size_t k = 0; k < sizeof big / sizeof *big; k++)
+        for (void **b; (b = malloc(big[k])) != NULL; hoard = b)
+            *b = hoard;
+    for (size_t size = 1040; size >= 16; size -= 8)
+        for (void **b; (b = malloc(size)) != NULL; hoard = b)
+            *b = hoard;
+}
+
+void hi_give_back_memory(void)
+{
+    while (hoard) {
+        void **next = *hoard;
+        free(hoard);
+        hoard = next;
+    }
 }
 
 static char scratch[512];
