@@ -41,6 +41,9 @@ void hi_free(hand_in *h);
  * costs nothing to write or to skip. */
 void hi_sized_tar(const char *path, const char *const *names, const unsigned long long *sizes,
                   int n);
+/* The same, entry i holding data[i] where it is not NULL. */
+void hi_sized_tar_with(const char *path, const char *const *names,
+                       const unsigned long long *sizes, const char *const *data, int n);
 
 /* A zip of stored one-byte entries ("x") whose Unix modes (file type
  * included) are these: any type a zip can claim. */

@@ -580,6 +580,29 @@ START_TEST(bytes_cap_counts_what_is_not_ignored)
 }
 END_TEST
 
+/* An entry whose size the archive does not say counts nothing when it is
+ * listed: a hand-in exactly at the cap with one is not over it. */
+START_TEST(bytes_cap_counts_unsized_entries_as_nothing)
+{
+    hi_scratch();
+    hand_in *zip = hi_new("zip");
+    hi_unsized(zip, "lesson3/x.cu", "// X\n", 5);
+    size_t zlen;
+    const char *zbytes = hi_bytes(zip, &zlen);
+    static const char *const names[] = {"junk/a.bin", "s.zip"};
+    const unsigned long long sizes[] = {ARC_MAX_BYTES - zlen, zlen};
+    const char *data[] = {NULL, zbytes};
+    hi_sized_tar_with(hi_path("t.tar"), names, sizes, data, 2);
+    hi_free(zip);
+    read_out o = read_path(hi_path("t.tar"));
+    ck_assert_msg(o.rc == 0, "%s", o.err);
+    ck_assert_msg(strstr(o.log, "want F s.zip/lesson3/x.cu ?\ngot 0 s.zip/lesson3/x.cu 5: // X\n"),
+                  "%s", o.log);
+    free(o.log);
+    hi_scratch_remove();
+}
+END_TEST
+
 /* Wanted, and too big to hold in memory: reported as such, reading goes on. */
 START_TEST(out_of_memory_is_reported)
 {
@@ -1146,6 +1169,7 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, hand_in_cut_inside_an_archive_inside);
     tcase_add_test(tc, entries_cap_counts_what_is_not_ignored);
     tcase_add_test(tc, bytes_cap_counts_what_is_not_ignored);
+    tcase_add_test(tc, bytes_cap_counts_unsized_entries_as_nothing);
     tcase_add_test(tc, out_of_memory_is_reported);
     tcase_add_test(tc, folder_lists_every_entry_as_what_it_is);
     tcase_add_test(tc, folder_depth_cap);

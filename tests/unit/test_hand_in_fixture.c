@@ -196,18 +196,29 @@ static void ustar(FILE *f, const char *name, unsigned long long size)
     fwrite(h, 1, 512, f);
 }
 
-void hi_sized_tar(const char *path, const char *const *names,
-                      const unsigned long long *sizes, int n)
+void hi_sized_tar_with(const char *path, const char *const *names,
+                       const unsigned long long *sizes, const char *const *data, int n)
 {
     FILE *f = fopen(path, "wb");
     ck_assert_ptr_nonnull(f);
     for (int i = 0; i < n; i++) {
         ustar(f, names[i], sizes[i]);
-        ck_assert_int_eq(fseeko(f, (off_t)((sizes[i] + 511) / 512 * 512), SEEK_CUR), 0);
+        off_t room = (off_t)((sizes[i] + 511) / 512 * 512);
+        if (data && data[i]) {
+            ck_assert_uint_eq(fwrite(data[i], 1, sizes[i], f), sizes[i]);
+            room -= (off_t)sizes[i];
+        }
+        ck_assert_int_eq(fseeko(f, room, SEEK_CUR), 0);
     }
     static const char end[1024];
     fwrite(end, 1, sizeof end, f);
     fclose(f);
+}
+
+void hi_sized_tar(const char *path, const char *const *names,
+                  const unsigned long long *sizes, int n)
+{
+    hi_sized_tar_with(path, names, sizes, NULL, n);
 }
 
 static void put16(FILE *f, unsigned v)
