@@ -77,6 +77,7 @@ START_TEST(identifiers_as_given_or_made_safe)
         {.entry = "dee.zip", .dir = 1, .want = "dee.zip"},      /* a folder keeps its name */
         {.entry = ".tar", .dir = 0, .want = "_tar-f4f096bf"},   /* all ending: not cut */
         {.entry = "-x", .dir = 1, .want = "_x-ff37d97d"},
+        {.entry = "-", .dir = 1, .want = "_-24ea1ebd"},          /* one character made safe */
         {.entry = "-bo.zip", .dir = 0, .want = "_bo-78875ca6"},  /* the hash of the entry */
         {.entry = "", .dir = 1, .want = "student-6e340b9c"},
         {.entry = "a/b", .dir = 1, .want = "a_b-c85bed17"},
