@@ -908,6 +908,8 @@ static void replace_a(void)
 static void grow_a(void) { hi_write("f/a.cu", "// A, and more\n"); }
 static void shrink_a(void) { ck_assert_int_eq(truncate(hi_path("f/a.cu"), 2), 0); }
 
+static void stale_eintr(void) { errno = EINTR; }
+
 static void two_files(void)
 {
     hi_scratch();
@@ -925,6 +927,14 @@ START_TEST(folder_changing_while_read)
     ck_assert_int_eq(o.rc, -1);
     ck_assert_str_eq(o.err, "cannot read b.cu: No such file or directory");
     ck_assert_str_eq(o.log, "want F a.cu 5\ngot 0 a.cu 5: // A\n\n");
+    free(o.log);
+    hi_scratch_remove();
+    /* A stale EINTR left in errno is no reason to read on past the end. */
+    two_files();
+    o = read_changing(hi_path("f"), "a.cu", stale_eintr);
+    ck_assert_int_eq(o.rc, 0);
+    ck_assert_str_eq(o.log, "want F a.cu 5\ngot 0 a.cu 5: // A\n\nwant F b.cu 5\n"
+                     "got 1 b.cu 5: // B\n\n");
     free(o.log);
     hi_scratch_remove();
     static void (*const change[])(void) = {replace_a, grow_a, shrink_a};
