@@ -267,6 +267,7 @@ START_TEST(reason_is_the_first_clause_without_numbers)
     ck_assert_str_eq(reason(OUT_WRONG, "12 of 3.5x, v2 sm_90 lesson3 x-7 1.x 3.14.15 a_9 10",
                             160), "WRONG: N of Nx, v2 sm_90 lesson3 x-N N.x N a_9 N");
     ck_assert_str_eq(reason(OUT_WRONG, "ran 3. Then", 160), "WRONG: ran N");
+    ck_assert_str_eq(reason(OUT_WRONG, "x9 sm_90 9", 160), "WRONG: x9 sm_90 N");
     /* At most 110 bytes of the message. */
     char longer[200];
     memset(longer, 'a', sizeof longer - 1);
