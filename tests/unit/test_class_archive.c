@@ -1032,7 +1032,8 @@ static double seconds_now(void)
     return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Read the tar from the feed, the cap at 0.25 s. */
+/* Read the tar from the feed, the cap at 0.4 s (the pauses are longer,
+ * and what comes before them takes far less, even on a loaded machine). */
 static read_out read_fed(feed f, double *took)
 {
     rec r = {.log = NULL};
@@ -1040,7 +1041,7 @@ static read_out read_fed(feed f, double *took)
     arc_sink s = {.want = rec_want, .got = rec_got, .bad = rec_bad, .ctx = &r};
     read_out o;
     memset(&o, 0, sizeof o);
-    archive_set_max_seconds(0.25);
+    archive_set_max_seconds(0.4);
     double t0 = seconds_now();
     o.rc = archive_read_tar(f.fd, &s, o.err, sizeof o.err);
     if (took)
@@ -1052,7 +1053,7 @@ static read_out read_fed(feed f, double *took)
     return o;
 }
 
-static const char too_long[] = "reading it took more than 0.25 s: the rest was not read";
+static const char too_long[] = "reading it took more than 0.4 s: the rest was not read";
 
 /* A wanted file whose content comes too late: reported, and the reading
  * stops. */
@@ -1069,7 +1070,7 @@ START_TEST(time_cap_inside_a_file)
     size_t len;
     const char *bytes = hi_bytes(h, &len);
     size_t cut = offset_of(bytes, len, "MIDDLE") + 100000;
-    read_out o = read_fed(slow_feed(bytes, len, &cut, 1, 0.6), NULL);
+    read_out o = read_fed(slow_feed(bytes, len, &cut, 1, 1.0), NULL);
     hi_free(h);
     ck_assert_int_eq(o.rc, -1);
     ck_assert_str_eq(o.err, too_long);
@@ -1093,7 +1094,7 @@ START_TEST(time_cap_between_entries)
     size_t len;
     const char *bytes = hi_bytes(h, &len);
     size_t cut = offset_of(bytes, len, "more.txt");
-    read_out o = read_fed(slow_feed(bytes, len, &cut, 1, 0.6), NULL);
+    read_out o = read_fed(slow_feed(bytes, len, &cut, 1, 1.0), NULL);
     hi_free(h);
     ck_assert_int_eq(o.rc, -1);
     ck_assert_str_eq(o.err, too_long);
@@ -1122,11 +1123,11 @@ START_TEST(time_cap_inside_an_archive_inside)
     for (int i = 0; i < 10; i++)
         cuts[i] = start + (size_t)(i + 1) * 25000;
     double took;
-    read_out o = read_fed(slow_feed(bytes, len, cuts, 10, 0.2), &took);
+    read_out o = read_fed(slow_feed(bytes, len, cuts, 10, 0.25), &took);
     hi_free(h);
     ck_assert_int_eq(o.rc, -1);
     ck_assert_str_eq(o.err, too_long);
-    ck_assert_msg(took < 1.5, "stopped after %.2f s, not at the cap", took);
+    ck_assert_msg(took < 1.8, "stopped after %.2f s, not at the cap", took);
     ck_assert_msg(!strncmp(o.log, "want F inner.tar ", 17) && !strstr(o.log, "x.cu"), "%s",
                   o.log);
     free(o.log);
