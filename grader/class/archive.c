@@ -99,12 +99,20 @@ static int count_entry(reader *r, const arc_entry *e)
     return -1;
 }
 
+/* The time cap: ARC_MAX_SECONDS, or what archive_set_max_seconds set. */
+static double max_seconds = ARC_MAX_SECONDS;
+
+void archive_set_max_seconds(double seconds)
+{
+    max_seconds = seconds > 0 ? seconds : ARC_MAX_SECONDS;
+}
+
 static int out_of_time(reader *r)
 {
     if (now_s() <= r->deadline)
         return 0;
     if (!r->capped)
-        reader_err(r, "reading it took more than %d s: the rest was not read", ARC_MAX_SECONDS);
+        reader_err(r, "reading it took more than %g s: the rest was not read", max_seconds);
     r->capped = 1;
     return 1;
 }
@@ -322,7 +330,7 @@ static void reader_init(reader *r, const arc_sink *s, char *err, size_t elen)
     r->s = s;
     r->err = err;
     r->elen = elen;
-    r->deadline = now_s() + ARC_MAX_SECONDS;
+    r->deadline = now_s() + max_seconds;
     err[0] = 0;
 }
 

@@ -82,6 +82,11 @@ int archive_read_tar(int fd, const arc_sink *s, char *err, size_t elen);
 int archive_read_zip(const char *path, const arc_sink *s, char *err, size_t elen);
 int archive_read_dir(const char *path, const arc_sink *s, char *err, size_t elen);
 
+/* The time cap for the readings that start after it (seconds > 0), or
+ * back to ARC_MAX_SECONDS (0). Only the tests set it: two minutes is too
+ * long to wait for in a test. */
+void archive_set_max_seconds(double seconds);
+
 /* ---- names ---- */
 
 /* The kind of archive a name ends in ("tar", "tar.gz", "tar.bz2", "tar.xz",

@@ -46,6 +46,11 @@ static const struct {
     {.name = "rules_bounds", .make = rules_bounds_suite},
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
+    {.name = "class_text", .make = class_text_suite},
+    {.name = "class_keys", .make = class_keys_suite},
+    {.name = "class_outputs", .make = class_outputs_suite},
+    {.name = "class_archive", .make = class_archive_suite},
+    {.name = "class_submission", .make = class_submission_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
