@@ -46,6 +46,8 @@ static const struct {
     {.name = "rules_bounds", .make = rules_bounds_suite},
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
+    {.name = "class_slurm", .make = class_slurm_suite},
+    {.name = "class_guard", .make = class_guard_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
