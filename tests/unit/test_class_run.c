@@ -78,7 +78,7 @@ static void fake_grade(const exercise *ex, const int *knobs, const grade_opts *g
         snprintf(r->message, sizeof r->message, "message %s \xff.", path);
         snprintf(r->detail, sizeof r->detail, "detail %s \xff.", path);
         snprintf(r->failed_check, sizeof r->failed_check, "check %s \xff.", path);
-        snprintf(r->gpu, sizeof r->gpu, "gpu %s \xff.", path);
+        snprintf(r->gpu, sizeof r->gpu, "gpu %.100s \xff.", path);
     } else {
         r->outcome = OUT_COMPILE_ERROR;
         snprintf(r->message, sizeof r->message, "%s does not compile.", path);
@@ -230,7 +230,7 @@ START_TEST(folders_refused)
     HAS(said_err, "afile is not a folder of submissions\n");
 
     small_class();
-    char bad[900];
+    char bad[1000];
     snprintf(bad, sizeof bad, "%s/out", p);      /* under a file */
     ck_assert_int_eq(klass(subs, "--out", bad, NULL), 1);
     char want[2000];
@@ -600,8 +600,9 @@ START_TEST(a_student_output_that_cannot_be_written)
     ck_assert(out_has("gradebook.csv"));
     /* The class files cannot be written. */
     unlink(p);
-    snprintf(p, sizeof p, "rm -rf '%s/leaderboards' && echo x > '%s/leaderboards'", out, out);
-    ck_assert_int_eq(system(p), 0);
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s/leaderboards' && echo x > '%s/leaderboards'", out, out);
+    ck_assert_int_eq(system(cmd), 0);
     ck_assert_int_eq(grade3(NULL, NULL, NULL, NULL), 1);
     snprintf(want, sizeof want, "grader class: cannot write the class results under %s: ", out);
     HAS(said_err, want);

@@ -49,6 +49,7 @@ static const struct {
     {.name = "class_slurm", .make = class_slurm_suite},
     {.name = "class_guard", .make = class_guard_suite},
     {.name = "class_run", .make = class_run_suite},
+    {.name = "class_workers", .make = class_workers_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
