@@ -117,4 +117,13 @@ static inline void capture_end(capture *c, char **out, char **err)
 #define LACKS(text, part) \
     ck_assert_msg(strstr((text), (part)) == NULL, "'%s' has '%s'", (text), (part))
 
+#define STARTS(text, head) \
+    ck_assert_msg(!strncmp((text), (head), strlen(head)), "'%s' does not start with '%s'", \
+                  (text), (head))
+
+#define ENDS(text, tail) \
+    ck_assert_msg(strlen(text) >= strlen(tail) && \
+                  !strcmp((text) + strlen(text) - strlen(tail), (tail)), \
+                  "'%s' does not end with '%s'", (text), (tail))
+
 #endif

@@ -78,15 +78,6 @@ static inline int do_check(options *x) { return cmd_check(x); }
 static inline int do_sweep(options *x) { return cmd_sweep(x); }
 static inline int do_watch(options *x) { return cmd_watch(x); }
 
-#define STARTS(text, head) \
-    ck_assert_msg(!strncmp((text), (head), strlen(head)), "'%s' does not start with '%s'", \
-                  (text), (head))
-
-#define ENDS(text, tail) \
-    ck_assert_msg(strlen(text) >= strlen(tail) && \
-                  !strcmp((text) + strlen(text) - strlen(tail), (tail)), \
-                  "'%s' does not end with '%s'", (text), (tail))
-
 /* Text as print_paragraph wrapped it, with each line break inside a
  * paragraph back to the space it was (free it). */
 static inline char *unwrapped(const char *text)

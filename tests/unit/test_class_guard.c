@@ -94,6 +94,26 @@ START_TEST(shared_locks)
              "it to end, or give this run another output folder (CLASS_OUT=dir).\n", out);
     ck_assert_str_eq(err, want);
     free(err);
+    /* Who holds it, from the first line of .lock: at most 63 bytes of it. */
+    char p[700];
+    snprintf(p, sizeof p, "%s/.lock", out);
+    const char *texts[][2] = {
+        {"x", "x"},
+        {"ab\ncd", "ab"},
+        {"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxyyyy",
+         "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"},
+    };
+    for (int k = 0; k < 3; k++) {
+        put_file(p, texts[k][0]);
+        capture_start(&c, "who");
+        ck_assert_int_eq(class_lock(out, 0), -1);
+        capture_end(&c, NULL, &err);
+        snprintf(want, sizeof want, "grader class: %s is in use by another grading run (%s). "
+                 "Wait for it to end, or give this run another output folder (CLASS_OUT=dir).\n",
+                 out, texts[k][1]);
+        ck_assert_str_eq(err, want);
+        free(err);
+    }
     close(a);
     close(b);
     /* A folder that is not there: -1 with errno, and nothing said. */
@@ -309,6 +329,10 @@ START_TEST(each_staging_replaces_the_list)
     ck_assert(!exists(p));
     snprintf(p, sizeof p, "%s/lesson3/deep.cu", stage);
     ck_assert(exists(p));      /* not on the list any more */
+    snprintf(p, sizeof p, "%s/lesson4/deeper.cu", stage);
+    ck_assert(exists(p));      /* nor what was past its end */
+    snprintf(p, sizeof p, "%s/top.cu", stage);
+    ck_assert(exists(p));
 }
 END_TEST
 

@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <termios.h>
 #include <time.h>
 #include "class_scratch.h"
 #include "reference.h"
@@ -89,6 +90,7 @@ static void fake_grade(const exercise *ex, const int *knobs, const grade_opts *g
 
 static char subs[600], out[600];
 static char *said_out, *said_err;
+static const char *grader_self;     /* the grader binary the key hashes; NULL: this one */
 
 /* class_main with these arguments after "class" (NULL-ended); its stdout
  * and stderr in said_out and said_err. */
@@ -108,7 +110,7 @@ static int klass(const char *first, ...)
     capture c;
     capture_start(&c, "class");
     calls = 0;
-    class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+    class_hooks hooks = {.grade = fake_grade, .probe = fake_probe, .self = grader_self};
     int rc = class_main(argc, argv, &hooks);
     capture_end(&c, &said_out, &said_err);
     return rc;
@@ -139,6 +141,7 @@ static void setup(void)
 
 static void teardown(void)
 {
+    grader_self = NULL;
     free(said_out);
     free(said_err);
     said_out = said_err = NULL;
@@ -198,10 +201,15 @@ START_TEST(help_and_refusals)
     ck_assert_int_eq(klass(subs, "-h", NULL), 0);
     HAS(said_out, "usage: grader class");
 
-    /* No submissions folder: the help, on stderr. */
+    /* No submissions folder: the same help, on stderr, and nothing else. */
+    char *help = strdup(said_out);
     ck_assert_int_eq(klass(NULL), 2);
     ck_assert_str_eq(said_out, "");
-    HAS(said_err, "usage: grader class SUBMISSIONS");
+    ck_assert_str_eq(said_err, help);
+    ck_assert_int_eq(klass("--out", out, NULL), 2);
+    ck_assert_str_eq(said_err, help);
+    free(help);
+    ck_assert(!exists(out));
     ck_assert_int_eq(klass("--frob", NULL), 2);
     ck_assert_str_eq(said_err, "grader class: unknown option --frob\n");
     ck_assert_int_eq(klass(subs, "lesson99", NULL), 2);
@@ -373,6 +381,146 @@ START_TEST(refusals_on_the_line)
     HAS(said_out, "\nfay                  tar     1 of 2 passed in 0 s; 1 entry refused (see its "
                   "report)\n");
     HAS(said_out, "\ngus                  tar.gz  0 of 2 passed in 0 s; not read whole: ");
+}
+END_TEST
+
+/* The grader itself: another binary is another grade. */
+START_TEST(the_grader_is_part_of_the_key)
+{
+    small_class();
+    char a[700], b[700];
+    in_scratch(a, sizeof a, "grader-a");
+    in_scratch(b, sizeof b, "grader-b");
+    put_file(a, "one grader");
+    put_file(b, "another grader");
+    grader_self = a;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 0);
+    grader_self = b;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    /* One that cannot be read: graded again, then it stands. */
+    in_scratch(b, sizeof b, "no-such-grader");
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 0);
+    grader_self = NULL;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+}
+END_TEST
+
+/* The row keeps the first four refused entries and nothing spills over:
+ * five refused, and the submission was still read whole. */
+START_TEST(many_refused_entries)
+{
+    char p[900], cmd[3000];
+    snprintf(p, sizeof p, "%s/eve.tar", subs);
+    snprintf(cmd, sizeof cmd, "cd '%s' && mkdir -p x/lesson3 && echo '// FAKE PASS 2.0' > "
+             "x/lesson3/matmul.cu && for i in 1 2 3 4 5; do ln -s /etc/passwd x/bad$i; done && "
+             "tar -cf '%s' -C x lesson3 bad1 bad2 bad3 bad4 bad5 && rm -rf x", scratch_dir, p);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(grade3(NULL), 0);
+    HAS(said_out, "\neve                  tar     1 of 2 passed in 0 s; 5 entries refused (see its "
+                  "report)\n");
+    LACKS(said_out, "not read whole");
+    char *sum = out_text("summary.md");
+    HAS(sum, "5 entries refused: `bad1`");
+    HAS(sum, "`bad4` (a symbolic link; links can point anywhere, so only plain files are "
+             "taken); ....");
+    LACKS(sum, "bad5");
+    free(sum);
+}
+END_TEST
+
+/* Why a submission was not read whole, cut at 200 bytes for the row, is
+ * never cut inside a character. */
+START_TEST(a_long_reason_is_cut_whole)
+{
+    /* "folders nested deeper than 12: " is 31 bytes, then "aa", then 2-byte
+     * characters: byte 199 is the first byte of one. */
+    char path[2000] = "", p[2200];
+    snprintf(path, sizeof path, "%s/deep/aa", subs);
+    for (int i = 0; i < 90; i++)
+        strcat(path, "\xc3\xa9");
+    for (int d = 0; d < 13; d++)
+        strcat(path, "/d");
+    snprintf(p, sizeof p, "%s/x.txt", path);
+    put_file(p, "x");
+    ck_assert_int_eq(grade3(NULL), 0);
+    const char *line = strstr(said_out, "\ndeep ");
+    ck_assert_ptr_nonnull(line);
+    HAS(line, "; not read whole: folders nested deeper than 12: aa\xc3\xa9\xc3\xa9");
+    char want[400] = "";
+    for (int i = 0; i < 83; i++)
+        strcat(want, "\xc3\xa9");
+    strcat(want, "?\n");
+    HAS(line, want);
+    ck_assert_msg(!strstr(line, "\xc3\n"), "half a character: %s", line);
+}
+END_TEST
+
+/* On a terminal: no "grading" lines; each row's line clears the progress
+ * line first, which is rewritten in place and cleared at the end. */
+START_TEST(on_a_terminal)
+{
+    small_class();
+    char p[900];
+    snprintf(p, sizeof p, "%s/README.txt", subs);
+    put_file(p, "not a submission");
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    ck_assert_int_ge(m, 0);
+    ck_assert_int_eq(grantpt(m), 0);
+    ck_assert_int_eq(unlockpt(m), 0);
+    int tty = open(ptsname(m), O_RDWR | O_NOCTTY);
+    ck_assert_int_ge(tty, 0);
+    struct termios t;
+    tcgetattr(tty, &t);
+    cfmakeraw(&t);
+    tcsetattr(tty, TCSANOW, &t);
+    char outp[700];
+    in_scratch(outp, sizeof outp, "tty.out");
+    fflush(NULL);
+    int o = dup(1), e = dup(2), f = open(outp, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(f, 1);
+    dup2(tty, 2);
+    close(f);
+    char *argv[] = {"class", subs, "lesson3", "--out", out, "--seed", "42", NULL};
+    class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+    int rc = class_main(7, argv, &hooks);
+    fflush(NULL);
+    dup2(o, 1);
+    dup2(e, 2);
+    close(o);
+    close(e);
+    close(tty);
+    ck_assert_int_eq(rc, 0);
+    static char err[8192];
+    size_t n = 0;
+    fcntl(m, F_SETFL, O_NONBLOCK);
+    for (ssize_t r; n + 1 < sizeof err && (r = read(m, err + n, sizeof err - 1 - n)) > 0;)
+        n += (size_t)r;
+    err[n] = 0;
+    close(m);
+    LACKS(err, "grading ");
+    LACKS(err, "\n");
+    HAS(err, "\r\033[Kprogress: 1 of 4 students done, 1 failed, time left: not known yet (0 s "
+             "so far)\r\033[K");
+    ENDS(err, "\r\033[Kprogress: 4 of 4 students done, 3 failed, none left (0 s so far)"
+              "\r\033[K");
+    int clears = 0;
+    for (const char *c = err; (c = strstr(c, "\r\033[K")); c++)
+        clears++;
+    ck_assert_msg(clears == 9, "%d clears: a row's line and its progress line each, and the end "
+                  "(%s)", clears, err);
+    char *text = slurp_file(outp);
+    HAS(text, "\nREADME.txt           not graded: neither a folder");
+    HAS(text, "\nada                  folder  2 of 2 passed in 0 s\n");
+    LACKS(text, "\033");
+    free(text);
 }
 END_TEST
 
@@ -922,6 +1070,10 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, the_seed_is_recorded_and_reused);
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
+    tcase_add_test(tc, the_grader_is_part_of_the_key);
+    tcase_add_test(tc, many_refused_entries);
+    tcase_add_test(tc, a_long_reason_is_cut_whole);
+    tcase_add_test(tc, on_a_terminal);
     tcase_add_test(tc, each_exercise_gets_its_limit);
     tcase_add_test(tc, the_budget_runs_out);
     tcase_add_test(tc, reports_name_the_students_files);
