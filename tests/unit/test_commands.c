@@ -353,6 +353,60 @@ START_TEST(check_statuses)
 }
 END_TEST
 
+/* --ncu: Nsight Compute runs this grader's profile-one on the exercise,
+ * with the same course, folder and knob settings, before it is graded; its
+ * text follows the report, unless there was no GPU to count on. */
+START_TEST(check_with_ncu)
+{
+    char tk[700], bin[800], argsf[800], script[1200];
+    in_scratch(tk, sizeof tk, "toolkit");
+    snprintf(bin, sizeof bin, "%s/bin/ncu", tk);
+    in_scratch(argsf, sizeof argsf, "ncu.args");
+    snprintf(script, sizeof script, "#!/bin/sh\necho \"$@\" >> '%s'\n", argsf);
+    put_file(bin, script);
+    chmod(bin, 0755);
+    setenv("CUDA_HOME", tk, 1);
+    setenv("PATH", "/usr/bin:/bin", 1);
+    if (system("command -v ncu >/dev/null 2>&1") == 0)
+        return;                /* a real ncu on the PATH would be used instead */
+    host_reset();
+    use_kernels(&t_axpy, good_axpy);
+    host_check("--seed", "5", "--ncu", "--set", "BLOCK=64", "--set", "X=1", NULL);
+    o.self = "SELF";
+    ck_assert_int_eq(check_one(&t_axpy), EXIT_PASSED);
+    STARTS(said_err, "profiling lesson0/t_axpy with Nsight Compute ...\ngrading lesson0/t_axpy "
+                     "...\n");
+    char *a = slurp_file(argsf);
+    STARTS(a, "--clock-control none --csv --metrics ");
+    HAS(a, " SELF profile-one lesson0 --only t_axpy --root . --student-dir student --set "
+           "BLOCK=64 --set X=1\n");
+    free(a);
+    HAS(said_out, "\nlesson0/t_axpy:\n   Nsight Compute could not read the counters for "
+                  "lesson0/t_axpy.");
+    /* No GPU after all: ncu had nothing to count, and its text is not shown. */
+    unlink(argsf);
+    host_set_device(NULL, 0);
+    char none[700];
+    in_scratch(none, sizeof none, "none");     /* nothing to compile: quick */
+    host_check("--seed", "5", "--ncu", "--student-dir", none, "--json", "", NULL);
+    o.self = "SELF";
+    one[0] = lesson_exercises[0][0];
+    capture c;
+    capture_start(&c, "ncu");
+    check_selection(&o, one, 1);
+    capture_end(&c, &a, NULL);
+    LACKS(a, "Nsight Compute");
+    LACKS(a, "lesson0/saxpy:\n");
+    free(a);
+    a = slurp_file(argsf);
+    char want[900];
+    snprintf(want, sizeof want, " SELF profile-one lesson0 --only saxpy --root . --student-dir "
+             "%s\n", none);
+    HAS(a, want);
+    free(a);
+}
+END_TEST
+
 /* Without a seed, a new one short enough to type; without a report path,
  * no report; a report that cannot be written is said. */
 START_TEST(check_seed_and_report)
@@ -615,6 +669,23 @@ START_TEST(watch_stops_on_a_signal)
 END_TEST
 
 
+/* watch refuses before grading anything: a selection that fails, or one
+ * with no file of the student's (a demo is the course's). */
+START_TEST(watch_refusals)
+{
+    host_check("7", "--only", "rolling_direct", "--watch-rounds", "1", NULL);
+    ck_assert_int_eq(run_cmd(do_watch), EXIT_USAGE);
+    ck_assert_str_eq(said_err, "grader: nothing to watch: no exercise file among those selected "
+                               "(at most 64)\n");
+    ck_assert_str_eq(said_out, "");
+    host_check("3", "--only", "nope", NULL);
+    ck_assert_int_eq(run_cmd(do_watch), EXIT_USAGE);
+    ck_assert_str_eq(said_err, "grader: lesson3 has no exercise 'nope'; its exercises are: "
+                               "bank_conflicts, matmul.\n");
+    ck_assert_str_eq(said_out, "");
+}
+END_TEST
+
 /* ---- grader references ---- */
 
 START_TEST(references_command_line)
@@ -672,11 +743,13 @@ Suite *commands_suite(void)
     tcase_add_test(tc, progress_command);
     tcase_add_test(tc, check_statuses);
     tcase_add_test(tc, check_seed_and_report);
+    tcase_add_test(tc, check_with_ncu);
     tcase_add_test(tc, check_records_progress);
     tcase_add_test(tc, check_command);
     tcase_add_test(tc, sweep_table);
     tcase_add_test(tc, watch_sees_each_save);
     tcase_add_test(tc, watch_stops_on_a_signal);
+    tcase_add_test(tc, watch_refusals);
     tcase_add_test(tc, references_command_line);
     suite_add_tcase(s, tc);
     return s;
