@@ -198,6 +198,22 @@ START_TEST(batches_and_options)
 }
 END_TEST
 
+/* Folders that are not there are named as given. */
+START_TEST(paths_as_given_when_not_there)
+{
+    plan_run(1);
+    run.g.root = "no/such/course";
+    run.submissions = "no/such/subs";
+    class_slurm_plan(&run, "ada");
+    ck_assert_int_eq(class_slurm_write(&run), 0);
+    char *sb = slurm_file("grade-class.sbatch");
+    HAS(sb, "\ncd 'no/such/course' || exit 1\nexec '");
+    HAS(sb, "' class 'no/such/subs' \\\n    --out '");
+    free(sb);
+    free_plan();
+}
+END_TEST
+
 /* Nothing to grade: an empty task list, and no batch scripts. */
 START_TEST(nothing_planned_writes_no_job)
 {
@@ -224,6 +240,17 @@ START_TEST(an_unwritable_folder_fails)
     put_file(p, "a file where the folder goes");
     ck_assert_int_eq(class_slurm_write(&run), -1);
     free_plan();
+    /* Each file that cannot be put in place (a folder of its name there):
+     * -1, whoever runs it. */
+    static const char *const names[] = {"tasks.txt", "grade-class.sbatch", "collect.sbatch"};
+    for (int k = 0; k < 3; k++) {
+        plan_run(1);
+        class_slurm_plan(&run, "ada");
+        snprintf(p, sizeof p, "%s/slurm/%s", out, names[k]);
+        ck_assert_int_eq(mkdir_p(p), 0);
+        ck_assert_msg(class_slurm_write(&run) == -1, "%s", names[k]);
+        free_plan();
+    }
     if (geteuid() == 0)
         return;                /* root writes anywhere */
     plan_run(1);
@@ -426,6 +453,7 @@ Suite *class_slurm_suite(void)
     tcase_add_test(tc, the_array_script);
     tcase_add_test(tc, batches_and_options);
     tcase_add_test(tc, nothing_planned_writes_no_job);
+    tcase_add_test(tc, paths_as_given_when_not_there);
     tcase_add_test(tc, an_unwritable_folder_fails);
     tcase_add_test(tc, a_task_picks_its_lines);
     tcase_add_test(tc, task_list_lines_at_their_bounds);

@@ -9,6 +9,7 @@
  * What compiles with NVRTC is test_commands_compile.c.
  *
  *   CK_RUN_SUITE=commands build/tests/unit_tests */
+#include <fcntl.h>
 #include "commands_fixture.h"
 
 /* ---- the command line (args.c) ---- */
@@ -498,6 +499,27 @@ START_TEST(check_records_progress)
 }
 END_TEST
 
+/* How `grader class` grades one exercise: as check does, in its child,
+ * and without a GPU checked without one. */
+START_TEST(grade_as_check_falls_back)
+{
+    host_reset();
+    use_kernels(&t_axpy, good_axpy);
+    grade_opts g = host_opts();
+    int knobs[MAX_KNOBS] = {256};
+    result r;
+    grade_as_check(&t_axpy, knobs, &g, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_PASS);
+    host_set_device(NULL, 0);
+    char none[700];
+    in_scratch(none, sizeof none, "none");
+    g.student_dir = none;
+    grade_as_check(lesson_exercises[0][0], knobs, &g, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_MISSING);      /* checked without a GPU: not there */
+    ck_assert_int_eq(r.no_gpu, 1);
+}
+END_TEST
+
 /* cmd_check: the selection and its refusals before anything runs. */
 START_TEST(check_command)
 {
@@ -623,6 +645,93 @@ START_TEST(watch_sees_each_save)
 }
 END_TEST
 
+/* Each part of a file's signature is a save on its own: its size, its
+ * modification time (seconds or nanoseconds), its inode, its being there;
+ * a bare name is watched in the current folder, a file in a folder that is
+ * not there yet by polling. */
+static int sig_rounds, sig_changed[8];
+static char sig_a[800], sig_b[800];
+static const char *sig_files[3];
+
+static void set_mtime(const char *path, const struct timespec *t)
+{
+    struct timespec ts[2] = {*t, *t};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, ts, 0), 0);
+}
+
+static void signature_round(void *ctx, const int *changed)
+{
+    (void)ctx;
+    struct stat st;
+    sig_changed[sig_rounds] = changed[0] | changed[1] << 1 | changed[2] << 2;
+    sig_rounds++;
+    struct timespec t = {0, 0};
+    if (stat(sig_a, &st) == 0)
+        t = st.st_mtim;
+    switch (sig_rounds) {
+    case 1:                    /* the size alone: same time afterwards */
+        put_file(sig_a, "// three\n");
+        set_mtime(sig_a, &t);
+        break;
+    case 2:                    /* the seconds alone */
+        t.tv_sec -= 100;
+        set_mtime(sig_a, &t);
+        break;
+    case 3:                    /* the nanoseconds alone */
+        t.tv_nsec = (t.tv_nsec + 1) % 1000000000L;
+        set_mtime(sig_a, &t);
+        break;
+    case 4: {                  /* the inode alone: same size, same time */
+        char tmp[900];
+        snprintf(tmp, sizeof tmp, "%s.new", sig_a);
+        put_file(tmp, "// other\n");    /* as long as "// three\n" */
+        set_mtime(tmp, &t);
+        ck_assert_int_eq(rename(tmp, sig_a), 0);
+        break;
+    }
+    case 5:                    /* gone */
+        ck_assert_int_eq(unlink(sig_a), 0);
+        break;
+    case 6:                    /* a bare name, and a folder that was not there */
+        put_file("./bare.cu", "// bare\n");
+        put_file(sig_b, "// b\n");
+        break;
+    }
+}
+
+START_TEST(watch_signature_parts)
+{
+    char here[700], later[800], cmd[900];
+    in_scratch(here, sizeof here, "cwd");
+    ck_assert_int_eq(mkdir_p(here), 0);
+    ck_assert_int_eq(chdir(here), 0);
+    in_scratch(sig_a, sizeof sig_a, "w/a.cu");
+    in_scratch(sig_b, sizeof sig_b, "later/b.cu");
+    in_scratch(later, sizeof later, "later");
+    ck_assert_int_eq(mkdir_p(later), 0);
+    put_file(sig_a, "// one\n");
+    sig_files[0] = sig_a;
+    sig_files[1] = "bare.cu";
+    sig_files[2] = sig_b;
+    sig_rounds = 0;
+    watch_opts w = {.rounds = 7, .poll = 0};
+    ck_assert_int_eq(watch_files(sig_files, 3, &w, signature_round, NULL), 0);
+    int want[7] = {7, 1, 1, 1, 1, 1, 6};
+    for (int r = 0; r < 7; r++)
+        ck_assert_msg(sig_changed[r] == want[r], "round %d: %d, not %d", r, sig_changed[r],
+                      want[r]);
+    /* A folder inotify cannot watch yet: polled instead, and still seen. */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", later);
+    ck_assert_int_eq(system(cmd), 0);
+    sig_rounds = 5;            /* the next round makes bare.cu again and later/b.cu */
+    unlink("bare.cu");
+    w.rounds = 2;
+    ck_assert_int_eq(watch_files(sig_files, 3, &w, signature_round, NULL), 0);
+    ck_assert_int_eq(sig_rounds, 7);
+    ck_assert_int_eq(sig_changed[6], 6);
+}
+END_TEST
+
 static int go[2];
 
 static void signal_round(void *ctx, const int *changed)
@@ -686,6 +795,71 @@ START_TEST(watch_refusals)
 }
 END_TEST
 
+/* What watch prints around each grading: what it grades, and then which
+ * files it watches (three named, then "..."); on a terminal the screen is
+ * cleared first. The files are missing: nothing to compile. */
+START_TEST(watch_lines)
+{
+    host_reset();
+    host_set_device(NULL, 0);
+    char mine[800], want[4000];
+    in_scratch(mine, sizeof mine, "mine");
+    host_check("10", "11", "--student-dir", mine, "--watch-rounds", "1", "--watch-poll",
+               "--json", "", NULL);
+    ck_assert_int_eq(run_cmd(do_watch), EXIT_PASSED);
+    STARTS(said_out, "make watch, ");
+    HAS(said_out, ": grading lesson10/padded, lesson10/index_major, lesson11/l2_prefetch, "
+                  "lesson11/short_ring\n\n");
+    snprintf(want, sizeof want, "\nWatching 4 files (%s/lesson10/padded.cu, %s/lesson10/"
+             "index_major.cu, %s/lesson11/l2_prefetch.cu, ...). Save one to grade it again; "
+             "Ctrl-C stops.\n", mine, mine, mine);
+    char *flat = unwrapped(said_out);
+    HAS(flat, want);
+    free(flat);
+    HAS(said_out, "MISSING");
+    LACKS(said_out, "\033[");
+    host_check("10", "0", "--student-dir", mine, "--watch-rounds", "1", "--watch-poll",
+               "--json", "", NULL);
+    ck_assert_int_eq(run_cmd(do_watch), EXIT_PASSED);
+    snprintf(want, sizeof want, "\nWatching 3 files (%s/lesson0/saxpy.cu, %s/lesson10/padded.cu, "
+             "%s/lesson10/index_major.cu). Save one to grade it again; Ctrl-C stops.\n", mine,
+             mine, mine);
+    flat = unwrapped(said_out);
+    HAS(flat, want);
+    free(flat);
+
+    /* On a terminal. */
+    int m = posix_openpt(O_RDWR | O_NOCTTY);
+    ck_assert_int_ge(m, 0);
+    ck_assert(grantpt(m) == 0 && unlockpt(m) == 0);
+    int tty = open(ptsname(m), O_RDWR | O_NOCTTY);
+    ck_assert_int_ge(tty, 0);
+    host_check("0", "--student-dir", mine, "--watch-rounds", "1", "--watch-poll", "--json", "",
+               NULL);
+    fflush(NULL);
+    int o1 = dup(1), e1 = dup(2), null = open("/dev/null", O_WRONLY);
+    dup2(tty, 1);
+    dup2(null, 2);
+    close(null);
+    int rc = cmd_watch(&o);
+    fflush(NULL);
+    dup2(o1, 1);
+    dup2(e1, 2);
+    close(o1);
+    close(e1);
+    close(tty);
+    ck_assert_int_eq(rc, EXIT_PASSED);
+    char text[16384];
+    size_t n = 0;
+    fcntl(m, F_SETFL, O_NONBLOCK);
+    for (ssize_t r; n + 1 < sizeof text && (r = read(m, text + n, sizeof text - 1 - n)) > 0;)
+        n += (size_t)r;
+    text[n] = 0;
+    close(m);
+    STARTS(text, "\033[H\033[2J\033[3Jmake watch, ");
+}
+END_TEST
+
 /* ---- grader references ---- */
 
 START_TEST(references_command_line)
@@ -746,10 +920,13 @@ Suite *commands_suite(void)
     tcase_add_test(tc, check_with_ncu);
     tcase_add_test(tc, check_records_progress);
     tcase_add_test(tc, check_command);
+    tcase_add_test(tc, grade_as_check_falls_back);
     tcase_add_test(tc, sweep_table);
     tcase_add_test(tc, watch_sees_each_save);
+    tcase_add_test(tc, watch_signature_parts);
     tcase_add_test(tc, watch_stops_on_a_signal);
     tcase_add_test(tc, watch_refusals);
+    tcase_add_test(tc, watch_lines);
     tcase_add_test(tc, references_command_line);
     suite_add_tcase(s, tc);
     return s;
