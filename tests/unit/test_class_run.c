@@ -13,6 +13,7 @@
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include "class_scratch.h"
@@ -521,6 +522,156 @@ START_TEST(on_a_terminal)
     HAS(text, "\nada                  folder  2 of 2 passed in 0 s\n");
     LACKS(text, "\033");
     free(text);
+}
+END_TEST
+
+/* "YYYY-MM-DD HH:MM:SS" at `at`, within a day of now (UTC). */
+static void is_utc_now(const char *at)
+{
+    struct tm tm;
+    memset(&tm, 0, sizeof tm);
+    ck_assert_msg(sscanf(at, "%4d-%2d-%2d %2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+                         &tm.tm_hour, &tm.tm_min, &tm.tm_sec) == 6, "no date: %.40s", at);
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    double off = difftime(time(NULL), timegm(&tm));
+    ck_assert_msg(off > -5 && off < 3600, "%.40s is %.0f s from now", at, off);
+}
+
+/* What class.json keeps of each row: its kind, where and when it was
+ * graded, the files found, each result's time. */
+START_TEST(rows_as_class_json_keeps_them)
+{
+    student("ada", "lesson3/matmul.cu", "// FAKE SLEEP 0.3\n");
+    student("ada", "lesson3/bank_conflicts.cu", "// FAKE PASS 4.0\n");
+    char p[900];
+    snprintf(p, sizeof p, "%s/README.txt", subs);
+    put_file(p, "not a submission");
+    ck_assert_int_eq(grade3(NULL), 0);
+    char *js = out_text("class.json");
+    const char *ada = strstr(js, "{\"name\": \"ada\"");
+    const char *readme = strstr(js, "{\"name\": \"README.txt\"");
+    ck_assert(ada && readme);
+    HAS(ada, "\"kind\": \"folder\", \"graded\": true, \"not_graded_why\": null, "
+             "\"exercise_files_found\": 2, \"gpu\": \"Scripted GPU\", \"gpu_device\": 0, ");
+    const char *at = strstr(ada, "\"graded_at\": \"");
+    ck_assert_ptr_nonnull(at);
+    is_utc_now(at + strlen("\"graded_at\": \""));
+    double secs = 0;
+    const char *mm = strstr(ada, "\"ms\": 2, \"baseline_ms\": 10");
+    ck_assert_ptr_nonnull(mm);
+    ck_assert_int_eq(sscanf(strstr(mm, "\"seconds\": ") + 11, "%lf", &secs), 1);
+    ck_assert_msg(secs >= 0.3 && secs < 30, "%g", secs);
+    HAS(readme, "\"kind\": \"-\", \"graded\": false, \"not_graded_why\": \"not graded: neither a "
+                "folder");
+    HAS(readme, "\"exercise_files_found\": 0, \"gpu\": \"\", \"gpu_device\": -1, ");
+    HAS(readme, "\"graded_at\": \"\"");
+    free(js);
+    /* The student's time on the line, and when, on the next run's line. */
+    HAS(said_out, "\nada                  folder  2 of 2 passed in 0 s\n");
+    ck_assert_int_eq(grade3(NULL), 0);
+    at = strstr(said_out, "\nada                  folder  unchanged since ");
+    ck_assert_ptr_nonnull(at);
+    is_utc_now(at + strlen("\nada                  folder  unchanged since "));
+    char *sum = out_text("summary.md");
+    at = strstr(sum, "seed 42 (replay one with make check SEED=42), ");
+    ck_assert_ptr_nonnull(at);
+    is_utc_now(at + strlen("seed 42 (replay one with make check SEED=42), "));
+    free(sum);
+    /* A student who takes a second: so says the line. */
+    student("ada", "lesson3/matmul.cu", "// FAKE SLEEP 0.8\n");
+    ck_assert_int_eq(grade3(NULL), 0);
+    HAS(said_out, "\nada                  folder  2 of 2 passed in 1 s\n");
+}
+END_TEST
+
+/* Another course folder is another course, even with no file in either. */
+START_TEST(the_course_folder_is_part_of_the_key)
+{
+    small_class();
+    char a[700], b[700];
+    in_scratch(a, sizeof a, "course-a");
+    in_scratch(b, sizeof b, "course-b");
+    ck_assert_int_eq(mkdir_p(a), 0);
+    ck_assert_int_eq(mkdir_p(b), 0);
+    ck_assert_int_eq(grade3("--root", a, NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    ck_assert_int_eq(grade3("--root", b, NULL), 0);
+    ck_assert_int_eq(calls, 5);
+}
+END_TEST
+
+/* No --out: build/class under the folder it runs in; the defaults are the
+ * ones the help names. */
+START_TEST(defaults)
+{
+    small_class();
+    char here[700];
+    in_scratch(here, sizeof here, "cwd");
+    ck_assert_int_eq(mkdir_p(here), 0);
+    ck_assert_int_eq(chdir(here), 0);
+    ck_assert_int_eq(klass(subs, "lesson3", "--seed", "3", NULL), 0);
+    HAS(said_out, ", seed 3. Results in build/class/.\n");
+    ck_assert(exists("build/class/gradebook.csv"));
+    char *sum = slurp_file("build/class/summary.md");
+    HAS(sum, "Time budget 600 s per student, 120 s per exercise.");
+    free(sum);
+    ck_assert_int_eq(klass(subs, "lesson3", "--seed", "3", "--slurm", "--regrade", NULL), 0);
+    char *sb = slurp_file("build/class/slurm/grade-class.sbatch");
+    HAS(sb, " --seed 3 --budget 600 --timeout 120 \\\n    --task-list ");
+    HAS(sb, "/tasks.txt --batch 1 --task \"$SLURM_ARRAY_TASK_ID\"\n");
+    free(sb);
+}
+END_TEST
+
+/* A Slurm task notes its students as started before it grades them, and
+ * waits while a plain run holds the folder. */
+static int notes_seen;
+static char note_dir[700];
+
+static void grade_noting(const exercise *ex, const int *knobs, const grade_opts *g,
+                         double timeout_s, result *r)
+{
+    char cmd[900];
+    snprintf(cmd, sizeof cmd, "ls '%s'/*.task >/dev/null 2>&1", note_dir);
+    notes_seen += system(cmd) == 0;
+    fake_grade(ex, knobs, g, timeout_s, r);
+}
+
+START_TEST(a_task_notes_and_waits)
+{
+    small_class();
+    ck_assert_int_eq(grade3("--slurm", NULL), 0);
+    char list[800];
+    snprintf(list, sizeof list, "%s/slurm/tasks.txt", out);
+    snprintf(note_dir, sizeof note_dir, "%s/.cache", out);
+    int held = class_lock(out, 0);
+    ck_assert_int_ge(held, 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        usleep(500 * 1000);
+        close(held);
+        _exit(0);
+    }
+    close(held);               /* the child holds it (the same open file) */
+    char *argv[] = {"class", subs, "lesson3", "--out", out, "--seed", "42", "--task-list",
+                    list, "--task", "0", NULL};
+    class_hooks hooks = {.grade = grade_noting, .probe = fake_probe};
+    capture c;
+    capture_start(&c, "task");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    notes_seen = 0;
+    int rc = class_main(11, argv, &hooks);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    capture_end(&c, NULL, NULL);
+    waitpid(pid, NULL, 0);
+    ck_assert_int_eq(rc, 0);
+    double waited = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ck_assert_msg(waited > 0.3, "did not wait for the lock: %.2f s", waited);
+    ck_assert_int_eq(notes_seen, 2);           /* ada's two files, her note there */
+    ck_assert(!out_has(".cache/ada.task"));     /* and gone once she was done */
 }
 END_TEST
 
@@ -1074,6 +1225,10 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, many_refused_entries);
     tcase_add_test(tc, a_long_reason_is_cut_whole);
     tcase_add_test(tc, on_a_terminal);
+    tcase_add_test(tc, rows_as_class_json_keeps_them);
+    tcase_add_test(tc, the_course_folder_is_part_of_the_key);
+    tcase_add_test(tc, defaults);
+    tcase_add_test(tc, a_task_notes_and_waits);
     tcase_add_test(tc, each_exercise_gets_its_limit);
     tcase_add_test(tc, the_budget_runs_out);
     tcase_add_test(tc, reports_name_the_students_files);
