@@ -281,6 +281,14 @@ START_TEST(lesson_words)
              N_LESSONS - 1);
     lesson_mark("lesson99", l, e, sizeof e);
     ck_assert_str_eq(e, want);
+    /* The number itself, or -1 as the contract says. */
+    ck_assert_int_eq(lesson_from_name("lesson3"), 3);
+    ck_assert_int_eq(lesson_from_name("15"), 15);
+    ck_assert_int_eq(lesson_from_name("lesson0"), 0);
+    ck_assert_int_eq(lesson_from_name("lesson16"), -1);
+    ck_assert_int_eq(lesson_from_name("all"), -1);
+    ck_assert_int_eq(lesson_from_name(""), -1);
+    ck_assert_int_eq(lesson_from_name("-1"), -1);
     int m[N_LESSONS] = {0};
     ck_assert_int_eq(lesson_mark("all", m, e, sizeof e), 0);
     for (int k = 0; k < N_LESSONS; k++)
