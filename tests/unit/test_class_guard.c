@@ -37,20 +37,24 @@ START_TEST(one_run_at_a_time)
     char p[700];
     snprintf(p, sizeof p, "%s/.lock", out);
     put_file(p, "pid 123456789012\nleft over\n");
+    capture c;
+    char *err;
+    capture_start(&c, "first");
     int a = class_lock(out, 0);
+    capture_end(&c, NULL, &err);
     ck_assert_int_ge(a, 0);
+    ck_assert_str_eq(err, "");             /* noted quietly */
+    free(err);
     char *t = lock_text(out);
     snprintf(want, sizeof want, "pid %ld\n", (long)getpid());
     ck_assert_str_eq(t, want);         /* the old text gone whole */
     free(t);
     ck_assert(fcntl(a, F_GETFD) & FD_CLOEXEC);   /* no grading child holds it */
 
-    capture c;
     capture_start(&c, "second");
     errno = 0;
     int b = class_lock(out, 0), e = errno;
     int s = class_lock(out, 1), e2 = errno;
-    char *err;
     capture_end(&c, NULL, &err);
     ck_assert_int_eq(b, -1);
     ck_assert_int_eq(e, EWOULDBLOCK);
@@ -127,6 +131,28 @@ START_TEST(shared_locks)
     ck_assert_int_eq(e, ENOENT);
     ck_assert_str_eq(err, "");
     free(err);
+}
+END_TEST
+
+/* A .lock that cannot hold the note (a pipe): the lock is still taken,
+ * and that the run could not be noted is said. */
+START_TEST(a_lock_that_cannot_be_noted)
+{
+    char out[600], p[700], want[1400];
+    in_scratch(out, sizeof out, "out");
+    ck_assert_int_eq(mkdir_p(out), 0);
+    snprintf(p, sizeof p, "%s/.lock", out);
+    ck_assert_int_eq(mkfifo(p, 0644), 0);
+    capture c;
+    char *err;
+    capture_start(&c, "fifo");
+    int fd = class_lock(out, 0);
+    capture_end(&c, NULL, &err);
+    ck_assert_int_ge(fd, 0);
+    snprintf(want, sizeof want, "grader class: could not note this run in %s\n", p);
+    ck_assert_str_eq(err, want);
+    free(err);
+    close(fd);
 }
 END_TEST
 
@@ -416,6 +442,7 @@ Suite *class_guard_suite(void)
     tcase_add_checked_fixture(tc, (void (*)(void))scratch, remove_scratch);
     tcase_add_test(tc, one_run_at_a_time);
     tcase_add_test(tc, shared_locks);
+    tcase_add_test(tc, a_lock_that_cannot_be_noted);
     tcase_add_test(tc, a_task_waits_for_the_lock);
     tcase_add_test(tc, a_signal_removes_the_staged_files);
     tcase_add_test(tc, only_the_run_removes_them);

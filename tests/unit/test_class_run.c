@@ -382,6 +382,13 @@ START_TEST(refusals_on_the_line)
     HAS(said_out, "\nfay                  tar     1 of 2 passed in 0 s; 1 entry refused (see its "
                   "report)\n");
     HAS(said_out, "\ngus                  tar.gz  0 of 2 passed in 0 s; not read whole: ");
+    /* The exercise whose entry was refused says why it is missing. */
+    char *js = out_text("students/eli/report.json");
+    HAS(js, "\"message\": \"lesson3/bank_conflicts.cu is not in the submission: ");
+    free(js);
+    js = out_text("students/fay/report.json");
+    HAS(js, "\"message\": \"lesson3/bank_conflicts.cu is not in the submission.\"");
+    free(js);
 }
 END_TEST
 
@@ -855,8 +862,10 @@ START_TEST(no_staging_folder)
     setenv("TMPDIR", "/nonexistent-tmp", 1);
     ck_assert_int_eq(grade3(NULL, NULL, NULL, NULL), 1);
     ck_assert_int_eq(calls, 0);
-    HAS(said_err, "grader class: cannot make a folder under /nonexistent-tmp: No such file or "
-                  "directory\n");
+    STARTS(said_err, "grader class: cannot make a folder under /nonexistent-tmp: No such file "
+                     "or directory\n");
+    LACKS(said_err, "cannot write");           /* no student tried */
+    LACKS(said_err, "progress: 1 of");
 }
 END_TEST
 
@@ -992,6 +1001,34 @@ START_TEST(plan_task_and_merge)
 }
 END_TEST
 
+/* The submissions folder gone between its check and its reading: said,
+ * status 2. (The probe runs in between; this one takes the folder away.) */
+static void vanishing_probe(char *name, size_t len, int *cc)
+{
+    char moved[700];
+    snprintf(moved, sizeof moved, "%s.moved", subs);
+    ck_assert_int_eq(rename(subs, moved), 0);
+    fake_probe(name, len, cc);
+}
+
+START_TEST(the_folder_vanishes)
+{
+    small_class();
+    char *argv[] = {"class", subs, "lesson3", "--out", out, "--seed", "42", NULL};
+    class_hooks hooks = {.grade = fake_grade, .probe = vanishing_probe};
+    capture c;
+    capture_start(&c, "vanish");
+    int rc = class_main(7, argv, &hooks);
+    char *err;
+    capture_end(&c, NULL, &err);
+    ck_assert_int_eq(rc, 2);
+    char want[900];
+    snprintf(want, sizeof want, "grader class: cannot read %s: No such file or directory\n", subs);
+    ck_assert_str_eq(err, want);
+    free(err);
+}
+END_TEST
+
 /* A task whose list cannot be read grades nothing, and fails. */
 START_TEST(a_task_without_its_list)
 {
@@ -1041,6 +1078,9 @@ START_TEST(a_worker_dies)
     HAS(csv, "\r\nbo,0,0,NOT GRADED,,NOT GRADED,,0,");
     HAS(csv, ",bo,not graded: the worker grading it stopped before it was done; run again to "
              "grade it\r\n");
+    char *sum = out_text("summary.md");
+    HAS(sum, "; 0 unchanged since their last grade");
+    free(sum);
     HAS(csv, "\r\ncy,0,0,NOT GRADED,,NOT GRADED,,0,,,cy,not graded: every worker stopped before "
              "it was taken; run again to grade it\r\n");
     free(csv);
@@ -1237,6 +1277,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, a_student_output_that_cannot_be_written);
     tcase_add_test(tc, plan_task_and_merge);
     tcase_add_test(tc, a_task_without_its_list);
+    tcase_add_test(tc, the_folder_vanishes);
     tcase_add_test(tc, workers_name_their_gpus);
     tcase_add_test(tc, a_worker_dies);
     suite_add_tcase(s, tc);
