@@ -208,13 +208,16 @@ def snapshot(build):
 # The grading child leaves with _exit(), which skips gcov's writing of its
 # counts: in the coverage build, _exit writes them first. So does raise():
 # a signal handler that ends by raising its signal again (class_guard.c's)
-# kills the process before exit could write them.
+# kills the process before exit could write them. gcov writes a process's
+# counts once, so raise starts them again from zero after writing (the
+# signal may be handled, and the handler raise again).
 WRAP_EXIT = """
 extern void __gcov_dump(void);
+extern void __gcov_reset(void);
 extern void __real__exit(int);
 extern int __real_raise(int);
 void __wrap__exit(int s) { __gcov_dump(); __real__exit(s); }
-int __wrap_raise(int s) { __gcov_dump(); return __real_raise(s); }
+int __wrap_raise(int s) { __gcov_dump(); __gcov_reset(); return __real_raise(s); }
 """
 
 
