@@ -212,6 +212,10 @@ START_TEST(measured_lessons)
     ck_assert_str_eq(said_out, "lesson14 has no graded exercise: it is measured on your GPU "
                                "instead (make measure lesson14; the lesson text says what to "
                                "look for).\n");
+    capture c;
+    capture_start(&c, "measured");
+    ck_assert_int_eq(only_measured_lessons(&o), 1);
+    capture_end(&c, NULL, NULL);
     ck_assert_int_eq(args("check", "14", "3", "--only", "nothing", NULL), OPTIONS_OK);
     ck_assert_int_eq(only_measured_lessons(&o), 0);
     ck_assert_int_eq(args("check", "14", "--only", "x", NULL), OPTIONS_OK);
