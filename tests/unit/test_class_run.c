@@ -893,6 +893,24 @@ START_TEST(entries_that_are_no_student)
 }
 END_TEST
 
+/* A folder is named as it is, even when its name ends like an archive's;
+ * an archive's row drops the ending. */
+START_TEST(a_folder_keeps_its_whole_name)
+{
+    student("eve.zip", "lesson3/matmul.cu", "// FAKE PASS 2.0\n");
+    char p[900], cmd[2000];
+    snprintf(p, sizeof p, "%s/fay.tar", subs);
+    snprintf(cmd, sizeof cmd, "cd '%s' && mkdir -p f/lesson3 && echo '// FAKE PASS 2.0' > "
+             "f/lesson3/matmul.cu && tar -cf '%s' -C f lesson3 && rm -rf f", scratch_dir, p);
+    ck_assert_int_eq(system(cmd), 0);
+    ck_assert_int_eq(grade3(NULL), 0);
+    HAS(said_out, "\neve.zip              folder  1 of 2 passed in 0 s\n");
+    HAS(said_out, "\nfay                  tar     1 of 2 passed in 0 s\n");
+    ck_assert(out_has("students/eve.zip/report.txt"));
+    ck_assert(out_has("students/fay/report.txt"));
+}
+END_TEST
+
 /* An output that cannot be written: said, status 1, the others written. */
 START_TEST(a_student_output_that_cannot_be_written)
 {
@@ -1286,6 +1304,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, no_staging_folder);
     tcase_add_test(tc, entries_that_are_no_student);
     tcase_add_test(tc, a_student_output_that_cannot_be_written);
+    tcase_add_test(tc, a_folder_keeps_its_whole_name);
     tcase_add_test(tc, plan_task_and_merge);
     tcase_add_test(tc, a_task_without_its_list);
     tcase_add_test(tc, the_folder_vanishes);

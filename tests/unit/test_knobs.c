@@ -437,6 +437,9 @@ START_TEST(near_names_at_their_bounds)
     ck_assert_ptr_null(closest_name("ax", d));                /* 1 of 2: too many */
     ck_assert_str_eq(closest_name("A", d), "a");              /* the same, but for case */
     ck_assert_str_eq(closest_name("abcdd", d), "abcd");
+    static const char *const far[] = {"abcdefg", NULL};
+    ck_assert_ptr_null(closest_name("abcdxyz", far));    /* 3 edits, long as it is */
+    ck_assert_str_eq(closest_name("abcdexy", far), "abcdefg");
     static const char *const e[] = {"xyzzy", "abcdd", "abcde", NULL};
     ck_assert_str_eq(closest_name("abcde", e), "abcde");      /* the nearer, though later */
     static const char *const none[] = {NULL};
