@@ -679,6 +679,29 @@ START_TEST(a_task_notes_and_waits)
     ck_assert_msg(waited > 0.3, "did not wait for the lock: %.2f s", waited);
     ck_assert_int_eq(notes_seen, 2);           /* ada's two files, her note there */
     ck_assert(!out_has(".cache/ada.task"));     /* and gone once she was done */
+
+    /* Another task holding the folder (shared) does not hold this one up. */
+    held = class_lock(out, 1);
+    ck_assert_int_ge(held, 0);
+    fflush(NULL);
+    pid = fork();
+    if (pid == 0) {
+        sleep(5);
+        close(held);
+        _exit(0);
+    }
+    close(held);
+    argv[10] = "1";            /* bo's task */
+    capture_start(&c, "task");
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    rc = class_main(11, argv, &hooks);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    capture_end(&c, NULL, NULL);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    ck_assert_int_eq(rc, 0);
+    waited = t1.tv_sec - t0.tv_sec + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ck_assert_msg(waited < 4, "a task waited %.1f s for another task", waited);
 }
 END_TEST
 
