@@ -48,6 +48,13 @@ typedef struct class_hooks {
     /* The GPU every student will be graded on: its name ("" for none) and
      * compute capability. NULL: ask CUDA, in a child process. */
     void (*probe)(char *name, size_t len, int *cc);
+    /* With probe NULL: what the probing child answers, "<count> <cc>
+     * <name>" (the tests' stand-in for a GPU). NULL: CUDA's device count
+     * and device 0. */
+    void (*probe_answer)(char *line, size_t len);
+    /* The grader whose bytes are part of every grade's key (a new grader is
+     * a new grade). NULL: this process's own, /proc/self/exe. */
+    const char *self;
 } class_hooks;
 
 /* The command line above (argv[0] is "class"). 0 when every output was

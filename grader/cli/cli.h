@@ -18,6 +18,7 @@
 #define GRADER_CLI_H
 
 #include "knobs.h"
+#include "options.h"
 #include "report.h"
 #include "spec.h"
 #include "versions.h"
@@ -56,6 +57,14 @@ typedef struct options {
     watch_opts watch;
     const char *self;            /* argv[0] */
 } options;
+
+/* ---- the command line (args.c) ---- */
+
+/* argv into o, from the defaults every command shares (grade_opts_defaults;
+ * every lesson when none is named). OPTIONS_OK, OPTIONS_HELP after printing
+ * the help on stdout, or OPTIONS_BAD after saying on stderr what is wrong
+ * (the help, when no command was given). */
+int cli_parse_args(int argc, char **argv, options *o);
 
 /* ---- choosing exercises (select.c) ---- */
 

@@ -296,6 +296,25 @@ refused "class option" "grader class: unknown option --frob" class "$T" --frob
 refused "class missing folder" "grader class: $T/none is not a folder of submissions" class "$T/none"
 refused "references alone" "usage: grader references --out DIR | --verify" references
 refused "references option" "grader references: unknown option --frob" references --verify --frob
+# profile-one (what ncu runs, grade/profile.c): exactly one exercise, then the
+# launch, which without a GPU is refused as grading is.
+refused "profile-one of two" "grader: profile-one needs exactly one exercise" profile-one lesson3
+refused "profile-one of none" "grader: profile-one needs exactly one exercise" profile-one lesson14
+nogpu $GRADER profile-one lesson3 --only matmul >$o 2>&1
+status "profile-one of one, no GPU" $? 2 $o
+has "profile-one of one, no GPU" $o "grader: No usable GPU: "
+lacks "profile-one of one" $o "needs exactly one"
+# --ncu runs this very grader's profile-one under ncu ($CUDA_HOME/bin/ncu
+# when none is on the PATH; here a stand-in that notes its arguments).
+mkdir -p "$T/tk/bin"
+printf '#!/bin/sh\necho "$@" >>"%s/ncu.args"\n' "$T" >"$T/tk/bin/ncu"
+chmod +x "$T/tk/bin/ncu"
+if ! PATH=/usr/bin:/bin command -v ncu >/dev/null 2>&1; then
+    nogpu env CUDA_HOME="$T/tk" PATH=/usr/bin:/bin $GRADER check lesson3 --only matmul --ncu \
+        --set TILE=8 --json "$T/ncu.json" >$o 2>&1
+    has "--ncu runs this grader's profile-one" "$T/ncu.args" \
+        "$GRADER profile-one lesson3 --only matmul --root . --student-dir exercises --set TILE=8"
+fi
 # Each option does what its help says.
 nogpu $GRADER check lesson3 --seed 42 --json "$T/seed.json" --student-dir $FIX/right >$o 2>&1
 has "--seed is the report's seed" "$T/seed.json" '"seed": 42,'

@@ -42,6 +42,12 @@ Suite *class_keys_suite(void);
 Suite *class_outputs_suite(void);
 Suite *class_archive_suite(void);
 Suite *class_submission_suite(void);
+Suite *class_slurm_suite(void);
+Suite *class_guard_suite(void);
+Suite *class_run_suite(void);
+Suite *class_workers_suite(void);
+Suite *commands_suite(void);
+Suite *commands_compile_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -51,6 +51,12 @@ static const struct {
     {.name = "class_outputs", .make = class_outputs_suite},
     {.name = "class_archive", .make = class_archive_suite},
     {.name = "class_submission", .make = class_submission_suite},
+    {.name = "class_slurm", .make = class_slurm_suite},
+    {.name = "class_guard", .make = class_guard_suite},
+    {.name = "class_run", .make = class_run_suite},
+    {.name = "class_workers", .make = class_workers_suite},
+    {.name = "commands", .make = commands_suite},
+    {.name = "commands_compile", .make = commands_compile_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

@@ -281,10 +281,127 @@ START_TEST(lesson_words)
              N_LESSONS - 1);
     lesson_mark("lesson99", l, e, sizeof e);
     ck_assert_str_eq(e, want);
+    /* The number itself, or -1 as the contract says. */
+    ck_assert_int_eq(lesson_from_name("lesson3"), 3);
+    ck_assert_int_eq(lesson_from_name("15"), 15);
+    ck_assert_int_eq(lesson_from_name("lesson0"), 0);
+    ck_assert_int_eq(lesson_from_name("lesson16"), -1);
+    ck_assert_int_eq(lesson_from_name("all"), -1);
+    ck_assert_int_eq(lesson_from_name(""), -1);
+    ck_assert_int_eq(lesson_from_name("-1"), -1);
     int m[N_LESSONS] = {0};
     ck_assert_int_eq(lesson_mark("all", m, e, sizeof e), 0);
     for (int k = 0; k < N_LESSONS; k++)
         ck_assert_int_eq(m[k], 1);
+}
+END_TEST
+
+/* The bounds of each kind: an int up to INT_MAX, seconds up to 1e9, a seed
+ * up to the largest unsigned long long; one past each is refused. */
+START_TEST(values_at_their_bounds)
+{
+    ck_assert_int_eq(parse("--int", "2147483647", NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.integer, 2147483647);
+    ck_assert_int_eq(parse("--int", "2147483648", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--int needs a whole number >= 1, got '2147483648'");
+    ck_assert_int_eq(parse("--int", "-5", NULL), OPTIONS_BAD);
+    ck_assert_int_eq(parse("--int", "+7", NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.integer, 7);
+    ck_assert_int_eq(parse("--secs", "1e9", NULL), OPTIONS_OK);
+    ck_assert(F.seconds == 1e9);
+    ck_assert_int_eq(parse("--secs", "1000000001", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--secs needs seconds > 0, got '1000000001'");
+    ck_assert_int_eq(parse("--seed", "18446744073709551616", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--seed needs a whole number >= 0, got '18446744073709551616'");
+    /* A refused value leaves the place as it was. */
+    ck_assert_int_eq(parse("--int", "3", "--int", "0", NULL), OPTIONS_BAD);
+    ck_assert_int_eq(F.integer, 3);
+    ck_assert_int_eq(parse("--secs", "2", "--secs", "x", NULL), OPTIONS_BAD);
+    ck_assert(F.seconds == 2);
+    ck_assert_int_eq(parse("--seed", "5", "--seed", "-1", NULL), OPTIONS_BAD);
+    ck_assert(F.seed == 5);
+}
+END_TEST
+
+/* A value is the next argument only: the last argument cannot be one, and
+ * what follows a value is read again as an option or a word. */
+START_TEST(a_value_takes_one_argument)
+{
+    ck_assert_int_eq(parse("w1", "--int", "4", "w2", "--flag", NULL), OPTIONS_OK);
+    ck_assert_int_eq(F.integer, 4);
+    ck_assert_int_eq(F.nwords, 2);
+    ck_assert_str_eq(F.words[1], "w2");
+    ck_assert_int_eq(F.flag, 1);
+    ck_assert_int_eq(parse("--flag", "--int", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--int needs a value");
+    ck_assert_int_eq(parse("--secs", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--secs needs a value");
+    ck_assert_int_eq(parse("--seed", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "--seed needs a value");
+    ck_assert_int_eq(F.ngiven_seed, 0);
+    /* Options without a value take none, even when a word follows. */
+    ck_assert_int_eq(parse("--const", "w", "--callflag", "v", NULL), OPTIONS_OK);
+    ck_assert_str_eq(F.constant_dest, "fixed");
+    ck_assert_int_eq(F.nwords, 2);
+    ck_assert_int_eq(F.calls, 10);
+    /* An unknown option is named whole, and nothing after it is read. */
+    ck_assert_int_eq(parse("--frob", "--flag", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "unknown option --frob");
+    ck_assert_int_eq(F.flag, 0);
+    ck_assert_int_eq(parse("-x", NULL), OPTIONS_BAD);
+    ck_assert_str_eq(err, "unknown option -x");
+    ck_assert_int_eq(parse("-help", NULL), OPTIONS_BAD);
+    ck_assert_int_eq(parse("stray", "--help", NULL), OPTIONS_HELP);
+}
+END_TEST
+
+/* Without a word call, the refusal is one sentence naming the word. */
+START_TEST(a_stray_word_is_named)
+{
+    static const option_spec opts[] = TABLE;
+    char *argv[] = {"prog", "stray", NULL};
+    option_command c = {.opts = opts, .ctx = &F, .synopsis = ""};
+    memset(&F, 0, sizeof F);
+    ck_assert_int_eq(options_parse(&c, 2, argv, err, sizeof err), OPTIONS_BAD);
+    ck_assert_str_eq(err, "unexpected 'stray' (options start with --)");
+    /* An empty table refuses every option. */
+    static const option_spec none[] = {{0}};
+    char *argv2[] = {"prog", "--flag", NULL};
+    option_command e = {.opts = none, .synopsis = ""};
+    ck_assert_int_eq(options_parse(&e, 2, argv2, err, sizeof err), OPTIONS_BAD);
+    ck_assert_str_eq(err, "unknown option --flag");
+}
+END_TEST
+
+/* The help's first column: a name that leaves at least one space before the
+ * help column shares its line; one that does not gets a line of its own. */
+START_TEST(help_column_boundary)
+{
+    static int x;
+    static const option_spec opts[] = {
+        {.name = "--nineteen-chars-x", .kind = OPTION_FLAG, .flag = &x, .help = "fits"},
+        {.name = "--twenty-characters", .kind = OPTION_FLAG, .flag = &x, .help = "fits too"},
+        {.name = "--twenty-one-chars-x", .kind = OPTION_FLAG, .flag = &x, .help = "own line"},
+        {.name = "--v", .kind = OPTION_STRING, .arg = "LONG-VALUE-NAMES", .help = "a\nb"},
+        {0},
+    };
+    option_command c = {.opts = opts, .synopsis = "S\n"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    options_help(&c, f);
+    fclose(f);
+    ck_assert_str_eq(text,
+        "S\n"
+        "options:\n"
+        "  --nineteen-chars-x  fits\n"
+        "  --twenty-characters fits too\n"
+        "  --twenty-one-chars-x\n"
+        "                      own line\n"
+        "  --v LONG-VALUE-NAMES\n"
+        "                      a\n"
+        "                      b\n");
+    free(text);
 }
 END_TEST
 
@@ -302,6 +419,10 @@ Suite *options_suite(void)
     tcase_add_test(t, without_a_word_call_words_are_refused);
     tcase_add_test(t, help_is_the_table);
     tcase_add_test(t, lesson_words);
+    tcase_add_test(t, values_at_their_bounds);
+    tcase_add_test(t, a_value_takes_one_argument);
+    tcase_add_test(t, a_stray_word_is_named);
+    tcase_add_test(t, help_column_boundary);
     suite_add_tcase(s, t);
     return s;
 }
