@@ -46,6 +46,9 @@ static const struct {
     {.name = "rules_bounds", .make = rules_bounds_suite},
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
+    {.name = "source_scan", .make = source_scan_suite},
+    {.name = "ptx_text", .make = ptx_text_suite},
+    {.name = "knockout_text", .make = knockout_text_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
