@@ -40,6 +40,7 @@ Suite *folders_suite(void);
 Suite *source_scan_suite(void);
 Suite *ptx_text_suite(void);
 Suite *knockout_text_suite(void);
+Suite *diagnose_text_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

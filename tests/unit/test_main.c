@@ -49,6 +49,7 @@ static const struct {
     {.name = "source_scan", .make = source_scan_suite},
     {.name = "ptx_text", .make = ptx_text_suite},
     {.name = "knockout_text", .make = knockout_text_suite},
+    {.name = "diagnose_text", .make = diagnose_text_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
