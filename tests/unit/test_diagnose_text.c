@@ -17,6 +17,31 @@
 
 static char buf[1 << 16];
 
+/* `ptx` with the blanks after each ';' dropped (inline assembly may put
+ * statements side by side): what a finder says must not change. */
+static const char *packed(const char *ptx)
+{
+    static char pbuf[1 << 16];
+    size_t n = 0;
+    for (const char *p = ptx; *p && n + 1 < sizeof pbuf; p++) {
+        pbuf[n++] = *p;
+        if (*p == ';')
+            while (p[1] == '\n' || p[1] == '\t' || p[1] == ' ')
+                p++;
+    }
+    pbuf[n] = 0;
+    return pbuf;
+}
+
+/* The finders on `ptx` as written and packed. */
+static unsigned diags(const char *ptx)
+{
+    unsigned d = diagnose_ptx(ptx);
+    ck_assert_msg(diagnose_ptx(packed(ptx)) == d, "packed, the PTX gives %u, not %u:\n%s",
+                  diagnose_ptx(packed(ptx)), d, packed(ptx));
+    return d;
+}
+
 /* ---- a register copied from a pending load (lesson 7) ------------------- */
 
 /* A shift register's loop: the prologue fills %fd1 and %fd2, the loop
@@ -46,7 +71,7 @@ static const char *ring(const char *pre, const char *copy, const char *load, con
 
 START_TEST(copy_of_a_pending_load)
 {
-    ck_assert_uint_eq(diagnose_ptx(ring("", COPY, LOAD, "")), DIAG_COPY_OF_LOAD);
+    ck_assert_uint_eq(diags(ring("", COPY, LOAD, "")), DIAG_COPY_OF_LOAD);
     /* Guards, labels, line directives and blanks around the copy. */
     static const char *const copies[] = {
         "\t@%p2 mov.f64 \t%fd1, %fd2;\n",
@@ -55,8 +80,12 @@ START_TEST(copy_of_a_pending_load)
         "\t{\n\tmov.f64 \t%fd1, %fd2;\n\t}\n",
     };
     for (size_t k = 0; k < sizeof copies / sizeof *copies; k++)
-        ck_assert_msg(diagnose_ptx(ring("", copies[k], LOAD, "")) == DIAG_COPY_OF_LOAD, "%s",
+        ck_assert_msg(diags(ring("", copies[k], LOAD, "")) == DIAG_COPY_OF_LOAD, "%s",
                       copies[k]);
+    /* Registers of one letter (inline assembly names its own). */
+    snprintf(buf, sizeof buf, ".visible .entry k()\n{\n\tld.global.f64 %%a, [%%rd1];\n"
+             "$L1:\n\tmov.f64 %%a, %%b;\n\tld.global.f64 %%b, [%%rd1];\n\t@%%p1 bra $L1;\n}\n");
+    ck_assert_uint_eq(diags(buf), DIAG_COPY_OF_LOAD);
     /* Not the pattern: the source is not loaded in the loop; the target is
      * loaded nowhere; the copy is no register move; a comment. */
     static const struct {
@@ -72,9 +101,10 @@ START_TEST(copy_of_a_pending_load)
         {"\tmov.f64 \t%fd1, %fd22;\n", LOAD},
         {"\tmov.f64 \t%fd11, %fd2;\n", LOAD},
         {"\tmov.f64 \t%fd1, %fd2x;\n", LOAD},
+        {"\t:mov.f64 \t%fd1, %fd2;\n", LOAD},
     };
     for (size_t k = 0; k < sizeof not_it / sizeof *not_it; k++)
-        ck_assert_msg(diagnose_ptx(ring("", not_it[k].copy, not_it[k].load, "")) == 0, "%s%s",
+        ck_assert_msg(diags(ring("", not_it[k].copy, not_it[k].load, "")) == 0, "%s%s",
                       not_it[k].copy, not_it[k].load);
 }
 END_TEST
@@ -87,23 +117,23 @@ START_TEST(loops_and_functions)
     snprintf(buf, sizeof buf, ".visible .entry k()\n{\n\tld.global.f64 %%fd1, [%%rd1];\n"
              "\t@%%p1 bra $L__BB0_2;\n\tmov.f64 %%fd1, %%fd2;\n\tld.global.f64 %%fd2, [%%rd1];\n"
              "$L__BB0_2:\n\tret;\n}\n");
-    ck_assert_uint_eq(diagnose_ptx(buf), 0);
+    ck_assert_uint_eq(diags(buf), 0);
     /* The copy after the branch is outside the loop. */
     snprintf(buf, sizeof buf, ".visible .entry k()\n{\n\tld.global.f64 %%fd1, [%%rd1];\n"
              "$L__BB0_2:\n%s\t@%%p1 bra $L__BB0_2;\n%s\tret;\n}\n", LOAD, COPY);
-    ck_assert_uint_eq(diagnose_ptx(buf), 0);
+    ck_assert_uint_eq(diags(buf), 0);
     /* bra.uni, a label that is the end of a longer one, a branch to a label
      * never defined, a branch with no label. */
     snprintf(buf, sizeof buf, "%s", ring("", COPY, LOAD, ""));
     char *b = strstr(buf, "@%p1 bra \t$L__BB0_2;");
     memcpy(b, "bra.uni   $L__BB0_2;", 20);
-    ck_assert_uint_eq(diagnose_ptx(buf), DIAG_COPY_OF_LOAD);
+    ck_assert_uint_eq(diags(buf), DIAG_COPY_OF_LOAD);
     snprintf(buf, sizeof buf, "%s", ring("", COPY, LOAD, ""));
     b = strstr(buf, "$L__BB0_2:\n");
     memcpy(b, "XL__BB0_2", 9);
-    ck_assert_uint_eq(diagnose_ptx(buf), 0);
+    ck_assert_uint_eq(diags(buf), 0);
     snprintf(buf, sizeof buf, "%s", ring("", COPY, LOAD, "\tbra ;\n\tbra $L__none;\n"));
-    ck_assert_uint_eq(diagnose_ptx(buf), DIAG_COPY_OF_LOAD);
+    ck_assert_uint_eq(diags(buf), DIAG_COPY_OF_LOAD);
     /* The target loaded only in an earlier function: not this one's. */
     static const char *const earlier[] = {
         ".visible .entry e()\n{\n\tld.global.f64 %fd6, [%rd1];\n}\n",
@@ -112,11 +142,11 @@ START_TEST(loops_and_functions)
         ".visible .entry e()\n{\n\tret;\n}\n.func f()\n{\n\tld.global.f64 %fd6, [%rd1];\n}\n",
     };
     for (size_t k = 0; k < sizeof earlier / sizeof *earlier; k++) {
-        ck_assert_msg(diagnose_ptx(ring(earlier[k], "\tmov.f64 %fd6, %fd2;\n", LOAD, "")) == 0,
+        ck_assert_msg(diags(ring(earlier[k], "\tmov.f64 %fd6, %fd2;\n", LOAD, "")) == 0,
                       "%s", earlier[k]);
         /* In a .func after the loop's function it is not either; in the
          * loop's own function it is. */
-        ck_assert_uint_eq(diagnose_ptx(ring(earlier[k], "\tmov.f64 %fd1, %fd2;\n", LOAD, "")),
+        ck_assert_uint_eq(diags(ring(earlier[k], "\tmov.f64 %fd1, %fd2;\n", LOAD, "")),
                           DIAG_COPY_OF_LOAD);
     }
     /* A label of 60 characters is followed; one of 61 is not. */
@@ -128,7 +158,7 @@ START_TEST(loops_and_functions)
         snprintf(buf, sizeof buf, ".visible .entry k()\n{\n"
                  "\tld.global.f64 %%fd1, [%%rd1];\n%s:\n%s%s\t@%%p1 bra %s;\n}\n", label, COPY,
                  LOAD, label);
-        ck_assert_uint_eq(diagnose_ptx(buf), len <= 60 ? DIAG_COPY_OF_LOAD : 0);
+        ck_assert_uint_eq(diags(buf), len <= 60 ? DIAG_COPY_OF_LOAD : 0);
     }
 }
 END_TEST
@@ -145,7 +175,7 @@ START_TEST(loads_kept_per_loop)
         snprintf(buf + n, sizeof buf - n, "%s%s\t@%%p1 bra $L1;\n}\n", LOAD, COPY);
         /* The loop's loads: `before`, then %fd2; the function's: one more. */
         unsigned want = before + 1 <= 256 ? DIAG_COPY_OF_LOAD : 0;
-        ck_assert_msg(diagnose_ptx(buf) == want, "%d loads before: %u", before, diagnose_ptx(buf));
+        ck_assert_msg(diags(buf) == want, "%d loads before: %u", before, diags(buf));
     }
 }
 END_TEST
@@ -163,20 +193,20 @@ static const char *waits(const char *w1, const char *w2)
 
 START_TEST(wait_depth_at_run_time)
 {
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_group 0;\n",
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_group 0;\n",
                                          "\tcp.async.wait_group 1;\n")), DIAG_WAIT_DEPTH_SWITCH);
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_group 2;\n",
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_group 2;\n",
                                          "\t@%p2 cp.async.wait_group 0;\n")),
                       DIAG_WAIT_DEPTH_SWITCH);
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_group 1;\n",
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_group 1;\n",
                                          "\tcp.async.wait_group 1;\n")), 0);
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_group 0;\n",
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_group 0;\n",
                                          "\tcp.async.wait_group 0;\n")), 0);
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_group 1;\n", "")), 0);
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_all;\n",
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_group 1;\n", "")), 0);
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_all;\n",
                                          "\tcp.async.wait_group 1;\n")), 0);
     /* Three waits, the third one differing. */
-    ck_assert_uint_eq(diagnose_ptx(waits("\tcp.async.wait_group 0;\n\tcp.async.wait_group 0;\n",
+    ck_assert_uint_eq(diags(waits("\tcp.async.wait_group 0;\n\tcp.async.wait_group 0;\n",
                                          "\tcp.async.wait_group 2;\n")), DIAG_WAIT_DEPTH_SWITCH);
 }
 END_TEST
@@ -224,19 +254,19 @@ static const char *l2(long dist, long step, const char *pf)
 START_TEST(prefetch_within_the_step)
 {
     /* 4 elements ahead of a load that moves 1024 bytes: within the step. */
-    ck_assert_uint_eq(diagnose_ptx(l2(4, 1024, NULL)), DIAG_L2_PREFETCH_IN_STEP);
-    ck_assert_uint_eq(diagnose_ptx(l2(1, 1024, NULL)), DIAG_L2_PREFETCH_IN_STEP);
-    ck_assert_uint_eq(diagnose_ptx(l2(127, 1024, NULL)), DIAG_L2_PREFETCH_IN_STEP);
-    ck_assert_uint_eq(diagnose_ptx(l2(1, 9, NULL)), DIAG_L2_PREFETCH_IN_STEP);
+    ck_assert_uint_eq(diags(l2(4, 1024, NULL)), DIAG_L2_PREFETCH_IN_STEP);
+    ck_assert_uint_eq(diags(l2(1, 1024, NULL)), DIAG_L2_PREFETCH_IN_STEP);
+    ck_assert_uint_eq(diags(l2(127, 1024, NULL)), DIAG_L2_PREFETCH_IN_STEP);
+    ck_assert_uint_eq(diags(l2(1, 9, NULL)), DIAG_L2_PREFETCH_IN_STEP);
     /* A whole step or more ahead, none, behind, or a loop that does not
      * move the load: nothing to say. */
-    ck_assert_uint_eq(diagnose_ptx(l2(128, 1024, NULL)), 0);
-    ck_assert_uint_eq(diagnose_ptx(l2(512, 1024, NULL)), 0);
-    ck_assert_uint_eq(diagnose_ptx(l2(1, 8, NULL)), 0);
-    ck_assert_uint_eq(diagnose_ptx(l2(0, 1024, NULL)), 0);
-    ck_assert_uint_eq(diagnose_ptx(l2(-4, 1024, NULL)), 0);
-    ck_assert_uint_eq(diagnose_ptx(l2(4, 0, NULL)), 0);
-    ck_assert_uint_eq(diagnose_ptx(l2(4, -1024, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(128, 1024, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(512, 1024, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(1, 8, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(0, 1024, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(-4, 1024, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(4, 0, NULL)), 0);
+    ck_assert_uint_eq(diags(l2(4, -1024, NULL)), 0);
     /* Other ways to build the same address. */
     static const struct {
         const char *pf;
@@ -273,19 +303,27 @@ START_TEST(prefetch_within_the_step)
         {"\tshl.b64 \t%rd30, %rd12, -1;\n\tadd.s64 \t%rd31, %rd26, %rd30;\n"
          "\tsub.s64 \t%rd27, %rd31, %rd30;\n\tadd.s64 \t%rd27, %rd27, 16;\n",
          DIAG_L2_PREFETCH_IN_STEP},
+        {"\tshl.b64 \t%rd30, %rd26, 0;\n\tadd.s64 \t%rd27, %rd30, 32;\n",
+         DIAG_L2_PREFETCH_IN_STEP},
+        {"\tshl.b64 \t%rd30, %rd12, 31;\n\tadd.s64 \t%rd31, %rd26, %rd30;\n"
+         "\tadd.s64 \t%rd27, %rd31, 32;\n", 0},
+        {"\tshl.b32 \t%r30, %r12, 32;\n\tadd.s64 \t%rd31, %rd26, %r30;\n"
+         "\tadd.s64 \t%rd27, %rd31, 32;\n", DIAG_L2_PREFETCH_IN_STEP},
         {"\tadd.s64 \t%rd27, %rd26, 32x;\n", 0},
+        {"\tadd.s64 \t%rd30, %rd26, 32;\n\tadd.s64 \t%rd27, %rd30, 16x;\n", 0},
+        {"\tadd.s64 \t%rd30, %rd26, 32;\n\tadd.s64 \t%rd27, 16x, %rd30;\n", 0},
         {"\tadd.s64 \t%rd27, %rd26, 32 ;\n", DIAG_L2_PREFETCH_IN_STEP},
     };
     for (size_t k = 0; k < sizeof forms / sizeof *forms; k++)
-        ck_assert_msg(diagnose_ptx(l2(0, 1024, forms[k].pf)) == forms[k].want, "%s: %u",
-                      forms[k].pf, diagnose_ptx(l2(0, 1024, forms[k].pf)));
+        ck_assert_msg(diags(l2(0, 1024, forms[k].pf)) == forms[k].want, "%s: %u",
+                      forms[k].pf, diags(l2(0, 1024, forms[k].pf)));
     /* No prefetch in the text at all, or one that is no L2 prefetch. */
     snprintf(buf, sizeof buf, "%s", l2(4, 1024, NULL));
     char *p = strstr(buf, "prefetch.global.L2");
     memcpy(p, "prefetch.global.L1", 18);
-    ck_assert_uint_eq(diagnose_ptx(buf), 0);
+    ck_assert_uint_eq(diags(buf), 0);
     /* A prefetch through a symbol or a register of no definition. */
-    ck_assert_uint_eq(diagnose_ptx(l2(0, 1024, "")), 0);
+    ck_assert_uint_eq(diags(l2(0, 1024, "")), 0);
 }
 END_TEST
 
@@ -303,7 +341,7 @@ START_TEST(step_through_an_index)
                  "\tprefetch.global.L2 \t[%%rd4];\n\tld.global.f64 \t%%fd1, [%%rd2];\n"
                  "\tadd.s32 \t%%r24, %%r24, 128;\n\t@%%p1 bra $L1;\n}\n", dist);
         unsigned want = dist > 0 && dist < 128 ? DIAG_L2_PREFETCH_IN_STEP : 0;
-        ck_assert_msg(diagnose_ptx(buf) == want, "%ld ahead: %u", dist, diagnose_ptx(buf));
+        ck_assert_msg(diags(buf) == want, "%ld ahead: %u", dist, diags(buf));
     }
 }
 END_TEST
@@ -327,8 +365,8 @@ START_TEST(limits_of_the_forms)
                  "\tprefetch.global.L2 \t[%%rd2];\n\tld.global.f64 \t%%fd1, [%%rs%d];\n"
                  "\tadd.s64 \t%%rs%d, %%rs%d, 1024;\n\t@%%p1 bra $L1;\n}\n", terms - 1,
                  terms - 1, terms - 1, terms - 1);
-        ck_assert_msg(diagnose_ptx(buf) == (terms <= 8 ? DIAG_L2_PREFETCH_IN_STEP : 0),
-                      "%d terms: %u", terms, diagnose_ptx(buf));
+        ck_assert_msg(diags(buf) == (terms <= 8 ? DIAG_L2_PREFETCH_IN_STEP : 0),
+                      "%d terms: %u", terms, diags(buf));
     }
     /* The prefetch's address copied `hops` times from the load's plus 32. */
     for (int hops = 15; hops <= 17; hops++) {
@@ -341,8 +379,8 @@ START_TEST(limits_of_the_forms)
         snprintf(buf + n, sizeof buf - n, "$L1:\n\tprefetch.global.L2 \t[%%rc%d];\n"
                  "\tld.global.f64 \t%%fd1, [%%rd1];\n\tadd.s64 \t%%rd1, %%rd1, 1024;\n"
                  "\t@%%p1 bra $L1;\n}\n", hops);
-        ck_assert_msg(diagnose_ptx(buf) == (hops <= 16 ? DIAG_L2_PREFETCH_IN_STEP : 0),
-                      "%d copies: %u", hops, diagnose_ptx(buf));
+        ck_assert_msg(diags(buf) == (hops <= 16 ? DIAG_L2_PREFETCH_IN_STEP : 0),
+                      "%d copies: %u", hops, diags(buf));
     }
     /* `others` loads of unrelated addresses before the one that pairs. */
     for (int others = 14; others <= 16; others++) {
@@ -356,8 +394,8 @@ START_TEST(limits_of_the_forms)
         snprintf(buf + n, sizeof buf - n, "\tld.global.f64 \t%%fd1, [%%rd1];\n"
                  "\tadd.s64 \t%%rd1, %%rd1, 1024;\n\tadd.s64 \t%%rd2, %%rd2, 1024;\n"
                  "\t@%%p1 bra $L1;\n}\n");
-        ck_assert_msg(diagnose_ptx(buf) == (others < 16 ? DIAG_L2_PREFETCH_IN_STEP : 0),
-                      "%d other loads: %u", others, diagnose_ptx(buf));
+        ck_assert_msg(diags(buf) == (others < 16 ? DIAG_L2_PREFETCH_IN_STEP : 0),
+                      "%d other loads: %u", others, diags(buf));
     }
 }
 END_TEST
@@ -366,18 +404,18 @@ END_TEST
 
 START_TEST(mbarrier_waits)
 {
-    ck_assert_uint_eq(diagnose_ptx("\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;\n"),
+    ck_assert_uint_eq(diags("\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;\n"),
                       DIAG_MBARRIER_WAIT);
-    ck_assert_uint_eq(diagnose_ptx("\tmbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;\n"),
+    ck_assert_uint_eq(diags("\tmbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;\n"),
                       DIAG_MBARRIER_WAIT);
-    ck_assert_uint_eq(diagnose_ptx("\tmbarrier.arrive.shared.b64 %rd1, [%r1];\n"), 0);
+    ck_assert_uint_eq(diags("\tmbarrier.arrive.shared.b64 %rd1, [%r1];\n"), 0);
     ck_assert_uint_eq(diagnose_ptx(NULL), 0);
-    ck_assert_uint_eq(diagnose_ptx(""), 0);
+    ck_assert_uint_eq(diags(""), 0);
     /* Patterns add up. */
     snprintf(buf, sizeof buf, "%s", ring("", COPY, LOAD,
              "\tcp.async.wait_group 0;\n\tcp.async.wait_group 1;\n"
              "\tmbarrier.try_wait.parity.b64 %p1, [%r1], %r2;\n"));
-    ck_assert_uint_eq(diagnose_ptx(buf),
+    ck_assert_uint_eq(diags(buf),
                       DIAG_COPY_OF_LOAD | DIAG_WAIT_DEPTH_SWITCH | DIAG_MBARRIER_WAIT);
 }
 END_TEST
