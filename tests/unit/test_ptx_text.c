@@ -107,7 +107,9 @@ START_TEST(declarations_and_their_sizes)
          * kernel parameter's attribute, a comment or a string. */
         {"\tld.shared.f64 %fd1, [%rd7];\n\tcvta.shared.u64 %rd1, %rd2;\n", 0},
         {"\tmov.u32 %r1, %shared;\n", 0},
-        {"_shared .u32 z[2];\n", 0},
+        {"a.shared .u32 z[2];\n", 0},
+        {"..shared .u32 z[2];\n", 0},
+        {"%.shared .u32 z[2];\n", 0},
         {".sharedx .u32 z[2];\n", 0},
         {".shared_ .u32 z[2];\n", 0},
         {".entry k(.param .u64 .ptr .shared .align 4 p) {}\n", 0},
@@ -122,6 +124,10 @@ START_TEST(declarations_and_their_sizes)
         {".pragma \"a // x\n.shared .u32 y;\n", 4},
         {".shared .u32 y; /* .shared .u32 z[2];", 4},
         {".shared .u32 y; //", 4},
+        {".pragma \"a\\\n.shared .u32 y;\n", 4},
+        {".shared .u32 y;\n.pragma \"a\\", 4},
+        {"/**/\".shared .u32 z[2];\"\n.shared .u32 y;\n", 4},
+        {"/* a\n*/\".shared .u32 z[2];\"\n.shared .u32 y;\n", 4},
         /* A name must start with a letter, '_', '$' or '%'. */
         {".shared .u32 9z;\n", 0},
         {".shared .u32 $z[3];\n", 12},
@@ -235,6 +241,9 @@ START_TEST(uses_by_name)
             NULL);
     refused("after .file with a tab", ".global .u32 x;\n.entry k() {\n"
             "\t.file\t1 \"k.cu\"\n\tst.global.u32 [x], %r1;\n}\n", "(st.global.u32 in the PTX)",
+            NULL);
+    refused("after .loc and a comment over two lines", ".global .u32 x;\n.entry k() {\n"
+            "\t.loc 1 5 3 /* a\n */ st.global.u32 [x], %r1;\n}\n", "(st.global.u32 in the PTX)",
             NULL);
     refused(".locx is no line directive", ".global .u32 x;\n.entry k() {\n"
             "\t.locx 1\n\tst.global.u32 [x], %r1;\n}\n", "(.locx in the PTX)", NULL);
@@ -408,6 +417,20 @@ static char *many_copies(int n)
     return p;
 }
 
+/* One register copied from the name, then `n` - 1 copies of copies. */
+static char *chained_copies(int n)
+{
+    size_t cap = 64 * (size_t)n + 128, len = 0;
+    char *p = malloc(cap);
+    ck_assert_ptr_nonnull(p);
+    len += (size_t)snprintf(p + len, cap - len, ".global .u32 x;\n.entry k()\n{\n"
+                            "\tmov.u64 %%rd0, x;\n");
+    for (int i = 1; i < n; i++)
+        len += (size_t)snprintf(p + len, cap - len, "\tadd.s64 %%rd%d, %%rd%d, 4;\n", i, i - 1);
+    snprintf(p + len, cap - len, "\tld.u32 %%r1, [%%rd%d];\n\tret;\n}\n", n - 1);
+    return p;
+}
+
 START_TEST(address_registers_bounded)
 {
     char *p = many_copies(1024);
@@ -416,6 +439,14 @@ START_TEST(address_registers_bounded)
     p = many_copies(1025);
     ck_assert_int_eq(check(p), -1);
     ck_assert_msg(strstr(msg, "(mov.u64 in the PTX)"), "%s", msg);
+    free(p);
+    p = chained_copies(1024);
+    ck_assert_msg(check(p) == 0, "%s", msg);
+    free(p);
+    p = chained_copies(1025);
+    ck_assert_int_eq(check(p), -1);
+    ck_assert_msg(strstr(msg, "takes its address and passes it on") &&
+                  strstr(msg, "(add.s64 in the PTX)"), "%s", msg);
     free(p);
 }
 END_TEST
@@ -481,6 +512,9 @@ START_TEST(printf_call_blocks)
             "\tcall.uni (retval0), vprintf, (param0);\n\tld.param.b32 %r7, [ retval0+0];\n"));
     refused("a nested block", call_ptx("", PARAMS "\t{ .reg .b32 %t; }\n"
             "\tcall.uni vprintf, (param0);\n"), "string literal", NULL);
+    refused("a nested block with its own call, before the store", call_ptx("",
+            "\t{\n\t.param .b64 p9;\n\tcall.uni vprintf, (p9);\n\t}\n" PARAMS),
+            "string literal", NULL);
     refused("vprintf defined in the file", call_ptx(".func (.param .b32 r) vprintf(.param .b64 a)\n"
             "{\n\tret;\n}\n", PARAMS "\tcall.uni vprintf, (param0);\n"), "string literal", NULL);
     refused("vprintf defined, no parameters", call_ptx(".func vprintf\n{\n\tret;\n}\n",
@@ -492,9 +526,9 @@ START_TEST(printf_call_blocks)
                      ".func x.vprintf()\n{\n\tret;\n}\n",
                      PARAMS "\tcall.uni vprintf, (param0);\n"));
     /* A parameter stored outside any block: no call block holds it. */
-    refused("st.param outside a block", ".global .b8 $str[4];\n"
-            "\tmov.u64 %rd2, $str;\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd2;\n"
-            "\tcall.uni vprintf, (param0);\n}\n", "string literal", NULL);
+    refused("st.param outside a block", "\t.param .b64 param0;\n"
+            "\tst.param.b64 [param0+0], %rd2;\n\tcall.uni vprintf, (param0);\n}\n"
+            ".global .b8 $str[4];\n\tmov.u64 %rd2, $str;\n", "string literal", NULL);
     refused("st.param in a block never closed", ".global .b8 $str[4];\n.entry k()\n{\n"
             "\tmov.u64 %rd2, $str;\n\t{\n\t.param .b64 param0;\n\tst.param.b64 [param0+0], %rd2;\n"
             "\tcall.uni vprintf, (param0);\n", "string literal", NULL);
