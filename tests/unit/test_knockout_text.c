@@ -552,6 +552,13 @@ START_TEST(values_that_reach_shared_memory)
     collect(REGS "\tld.global.v2.f32 {%f1, %f2}, [%rd1];\n\tst.shared.f32 [%r3], %f2;\n");
     ck_assert_int_eq(staged_with_load("%f2"), 2);
     ck_assert_int_eq(staged_with_load("%f1"), 0);
+    /* A load's destination is its own: a vector operand read before it
+     * (two registers) lends it no second one. */
+    collect(REGS "\tmov.b64 %rd1, {%f1, %f2};\n\tld.global.f32 %f3, [%rd2];\n"
+            "\tst.shared.f32 [%r1], %f2;\n\tst.shared.u64 [%r1], %rd1;\n");
+    ck_assert_int_eq(staged_with_load("%f2"), 1);
+    ck_assert_int_eq(staged_with_load("%rd1"), 1);
+    ck_assert_int_eq(staged_with_load("%f3"), 0);
     /* Registers of no declared prefix are not followed. */
     collect(REGS "\tld.global.f32 %x1, [%rd1];\n\tst.shared.f32 [%r3], %x1;\n");
     ck_assert_int_eq(S.n, 0);
