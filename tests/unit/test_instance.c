@@ -197,9 +197,22 @@ static void expect_spec_error(void (*build)(instance *, size_t, const int *,
     instance_free(&I);
 }
 
+/* All MAX_BUFS buffers inputs, and a constant with a long name after
+ * them: still no output. */
+static void full_inputs_build(instance *I, size_t n, const int *knobs, const device_facts *dev)
+{
+    (void)knobs, (void)dev;
+    for (int b = 0; b < MAX_BUFS; b++)
+        inst_input(I, n, ELEM_F32);
+    static const int one = 1;
+    inst_constant(I, "a_constant_with_a_name_of_forty_chars__", &one, sizeof one);
+    inst_launch(I, 1, 1, 1, 32, 1, 1, 0);
+}
+
 START_TEST(no_output_fails)
 {
     expect_spec_error(no_output_build, "no output");
+    expect_spec_error(full_inputs_build, "no output");
 }
 END_TEST
 
