@@ -134,6 +134,16 @@ START_TEST(loops_and_functions)
     ck_assert_uint_eq(diags(buf), 0);
     snprintf(buf, sizeof buf, "%s", ring("", COPY, LOAD, "\tbra ;\n\tbra $L__none;\n"));
     ck_assert_uint_eq(diags(buf), DIAG_COPY_OF_LOAD);
+    /* A label at the very start of the text. */
+    snprintf(buf, sizeof buf, "$L1:\n\tld.global.f64 %%fd1, [%%rd1];\n%s%s\t@%%p1 bra $L1;\n",
+             COPY, LOAD);
+    ck_assert_uint_eq(diags(buf), DIAG_COPY_OF_LOAD);
+    /* The same label in an earlier function (with a copy of a load after
+     * it): the loop starts at this function's. */
+    snprintf(buf, sizeof buf, ".func f()\n{\n$L__BB0_2:\n\tld.global.f64 %%fd1, [%%rd1];\n"
+             "%s%s\tret;\n}\n.visible .entry k()\n{\n$L__BB0_2:\n"
+             "\tadd.s64 %%rd1, %%rd1, 8;\n\t@%%p1 bra $L__BB0_2;\n}\n", COPY, LOAD);
+    ck_assert_uint_eq(diags(buf), 0);
     /* The target loaded only in an earlier function: not this one's. */
     static const char *const earlier[] = {
         ".visible .entry e()\n{\n\tld.global.f64 %fd6, [%rd1];\n}\n",
@@ -322,8 +332,13 @@ START_TEST(prefetch_within_the_step)
     char *p = strstr(buf, "prefetch.global.L2");
     memcpy(p, "prefetch.global.L1", 18);
     ck_assert_uint_eq(diags(buf), 0);
-    /* A prefetch through a symbol or a register of no definition. */
+    /* A prefetch through a symbol or a register of no definition, a load
+     * through a symbol. */
     ck_assert_uint_eq(diags(l2(0, 1024, "")), 0);
+    snprintf(buf, sizeof buf, ".visible .entry k()\n{\n$L1:\n\tprefetch.global.L2 [tab+32];\n"
+             "\tld.global.f64 %%fd1, [tab];\n\tprefetch.global.L2 [%%rd2];\n"
+             "\tld.global.f64 %%fd1, [tab+8];\n\t@%%p1 bra $L1;\n}\n");
+    ck_assert_uint_eq(diags(buf), 0);
 }
 END_TEST
 
