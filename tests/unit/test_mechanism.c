@@ -187,6 +187,12 @@ START_TEST(first_failure_is_reported)
     ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 1);
     ck_assert_ptr_nonnull(strstr(what, "96 registers"));
 
+    /* The very first check failing is the one reported. */
+    ex.checks[0].text = "cp.async.bulk";
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the PTX has no 'cp.async.bulk' instruction");
+    ex.checks[0].text = "cp.async";
+
     /* Fix the first failure and the next one is reported. */
     r.regs = 40;
     ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 2);
