@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "compile.h"
+#include "shim_headers.h"
 #include "source_rules.h"
 #include "suites.h"
 
@@ -558,6 +559,24 @@ START_TEST(toolkit_headers)
 }
 END_TEST
 
+/* The grader's own headers: exactly these four names, 1 for each. */
+START_TEST(shim_header_names)
+{
+    const char *const *src, *const *names;
+    ck_assert_int_eq(shim_headers(&src, &names), 4);
+    static const char *const want[] = {"cstdio", "stdio.h", "cassert", "assert.h"};
+    for (int k = 0; k < 4; k++) {
+        ck_assert_str_eq(names[k], want[k]);
+        ck_assert_ptr_nonnull(src[k]);
+        ck_assert_int_eq(shim_header_is(want[k]), 1);
+    }
+    static const char *const not_shim[] = {"cstdio.h", "stdio", "", "assert", "cuda/cstdio",
+                                           "CSTDIO"};
+    for (size_t k = 0; k < sizeof not_shim / sizeof *not_shim; k++)
+        ck_assert_msg(shim_header_is(not_shim[k]) == 0, "%s", not_shim[k]);
+}
+END_TEST
+
 Suite *source_scan_suite(void)
 {
     Suite *s = suite_create("source_scan");
@@ -575,6 +594,7 @@ Suite *source_scan_suite(void)
     tcase_add_test(tc, long_directive_names);
     tcase_add_test(tc, header_name_length);
     tcase_add_test(tc, message_buffer);
+    tcase_add_test(tc, shim_header_names);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("toolkit");
