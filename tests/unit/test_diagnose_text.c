@@ -159,6 +159,12 @@ START_TEST(loops_and_functions)
         ck_assert_uint_eq(diags(ring(earlier[k], "\tmov.f64 %fd1, %fd2;\n", LOAD, "")),
                           DIAG_COPY_OF_LOAD);
     }
+    /* A load in an earlier loop is not this loop's. */
+    snprintf(buf, sizeof buf, ".visible .entry k()\n{\n\tld.global.f64 %%fd1, [%%rd1];\n"
+             "$LA:\n\tld.global.f64 %%fd3, [%%rd1];\n\t@%%p1 bra $LA;\n"
+             "$LB:\n\tmov.f64 %%fd1, %%fd3;\n\tld.global.f64 %%fd4, [%%rd2];\n"
+             "\t@%%p2 bra $LB;\n}\n");
+    ck_assert_uint_eq(diags(buf), 0);
     /* A label of 60 characters is followed; one of 61 is not. */
     for (int len = 60; len <= 61; len++) {
         char label[64];
@@ -277,6 +283,20 @@ START_TEST(prefetch_within_the_step)
     ck_assert_uint_eq(diags(l2(-4, 1024, NULL)), 0);
     ck_assert_uint_eq(diags(l2(4, 0, NULL)), 0);
     ck_assert_uint_eq(diags(l2(4, -1024, NULL)), 0);
+    /* The load's register must move by its own add of a number. */
+    static const char *const moves[] = {
+        "\tadd.s64 \t%rd26, %rd26, %rd9;\n", "\tadd.s64 \t%rd26, %rd9, 1024;\n",
+        "\tsub.s64 \t%rd26, %rd26, -1024;\n", "\tadd.s64 \t%rd2, %rd26, 1024;\n",
+        "\tadd.s64 \t%rd2, %rd2, 1024;\n",
+    };
+    for (size_t k = 0; k < sizeof moves / sizeof *moves; k++) {
+        snprintf(buf, sizeof buf, "%s", l2(4, 0, NULL));
+        char *at = strstr(buf, "\tadd.s32 \t%r24");
+        char tail[4096];
+        snprintf(tail, sizeof tail, "%s", at);
+        snprintf(at, sizeof buf - (size_t)(at - buf), "%s%s", moves[k], tail);
+        ck_assert_msg(diags(buf) == 0, "%s", moves[k]);
+    }
     /* Other ways to build the same address. */
     static const struct {
         const char *pf;
