@@ -326,6 +326,7 @@ START_TEST(prefetch_within_the_step)
         {"\tshl.b64 \t%rd30, %rd26, 2;\n\tsub.s64 \t%rd27, %rd30, %rd26;\n"
          "\tadd.s64 \t%rd27, %rd27, 8;\n", 0},
         {"\tadd.s64 \t%rd27, %rd26, %rd9;\n", 0},
+        {"\tadd.s64 \t%rd30, %rd9, %rd26;\n\tadd.s64 \t%rd27, %rd30, 32;\n", 0},
         {"\tmul.lo.s64 \t%rd27, %rd26, %rd9;\n", 0},
         {"\tshl.b64 \t%rd30, %rd12, 40;\n\tadd.s64 \t%rd31, %rd26, %rd30;\n"
          "\tsub.s64 \t%rd27, %rd31, %rd30;\n\tadd.s64 \t%rd27, %rd27, 16;\n",
