@@ -259,6 +259,16 @@ START_TEST(uses_by_name)
     refused("a use at the start of the text", "x;\n.global .u32 x;\n", "'x'", NULL);
     refused("a name with digits", ".global .u32 x9;\n\tst.global.u32 [x9], %r1;\n", "'x9'", NULL);
     allowed("a name that starts with a digit is none", ".global .u32 9x;\n\tst.u32 [9x], %r1;\n");
+    /* PTX's constant expressions hold '*' and '/', which open nothing. */
+    refused("a product in a declaration", ".global .u32 x[2*2];\n\tst.global.u32 [x], %r1;\n",
+            "writes it", NULL);
+    refused("a quotient in a declaration", ".global .u32 x[8/2];\n\tst.global.u32 [x], %r1;\n",
+            "writes it", NULL);
+    refused("a quotient before a star", ".global .u32 x[8/2];\n.global .u32 y[2*2];\n"
+            "\tst.global.u32 [y], %r1;\n", "writes it", NULL);
+    /* A lone ':' is no label: the instruction after it is not read. */
+    refused("a lone ':'", ".global .u32 x;\n.entry k() {\n\t: ld.global.u32 %r1, [x];\n}\n",
+            "'x'", NULL);
     /* A .ptr attribute declares nothing, even at the very start. */
     allowed(".ptr .global at the start", ".ptr .global .u32 x;\n\tst.global.u32 [x], %r1;\n");
     /* Every declared name is judged, the first writable one named. */
