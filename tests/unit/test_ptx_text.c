@@ -354,6 +354,15 @@ START_TEST(uses_through_registers)
     allowed("a longer register", ".global .u32 x;\n.entry k() {\n"
             "\tmov.u64 %rd1, x;\n\tst.u32 [%rd10], %r1;\n\tst.u32 [%rd], %r1;\n"
             "\tst.u32 [a%rd1], %r1;\n\tld.u32 %r1, [%rd1];\n}\n");
+    allowed("the same register copied twice", ".global .u32 x;\n.entry k() {\n"
+            "\tmov.u64 %rd1, x;\n\tld.u32 %r1, [%rd1];\n\tmov.u64 %rd1, x;\n"
+            "\tadd.s64 %rd2, %rd1, 4;\n\tadd.s64 %rd2, %rd1, 8;\n\tld.u32 %r2, [%rd2];\n}\n");
+    /* A register that held an address in the kernel checked before holds
+     * nothing in this one (two texts of one length, checked in turn). */
+    refused("the first kernel", ".global .u32 x;\n.entry k() {\n\tmov.u64 %rd1, x;\n"
+            "\tmov.u64 %rd2, x;\n\tst.u32 [%rd2], %r1;\n}\n", "(st.u32", NULL);
+    allowed("the second kernel", ".global .u32 x;\n.entry k() {\n\tmov.u64 %rd1, x;\n"
+            "\tmov.u64 %rd2, y;\n\tst.u32 [%rd2], %r1;\n}\n");
     refused("a write above the copy (a loop)", ".global .u32 x;\n.entry k() {\n"
             "$L1:\n\tst.u32 [%rd1], %r1;\n\tld.u32 %r2, [%rd1];\n\tld.u32 %r2, [%rd1+4];\n"
             "\tmov.u64 %rd1, x;\n\tld.u32 %r3, [%rd1];\n\tbra $L1;\n}\n", "(st.u32", NULL);
@@ -497,6 +506,9 @@ START_TEST(printf_call_blocks)
     allowed("__assertfail", call_ptx(".extern .func __assertfail\n(\n\t.param .b64 a\n)\n;\n",
             PARAMS "\tcall.uni __assertfail, (param0);\n"));
     allowed("no declaration at all", call_ptx("", PARAMS "\tcall.uni vprintf, (param0);\n"));
+    allowed("a block with no blank after its brace", ".global .b8 $str[4];\n.entry k()\n{\n"
+            "\tmov.u64 %rd2, $str;\n\t{.param .b64 param0;\n\tst.param.b64 [param0+0], %rd2;\n"
+            "\tcall.uni vprintf, (param0);\n\t}\n}\n");
     refused("another function", call_ptx("", PARAMS "\tcall.uni helper, (param0);\n"),
             "string literal", "(st.param.b64)");
     refused("a longer name", call_ptx("", PARAMS "\tcall.uni vprintfx, (param0);\n"),
