@@ -246,6 +246,8 @@ static const reading readings[] = {
     {"a prefix-like name is no prefix", "s = uu\"( \" /* )\";\n#include </x>\n*/\n", 0, NULL},
     {"a raw string's false end", "s = R\"ab( )a\" /* )ab\";\n#include </x>\n*/\n", 2,
      "absolute path"},
+    {"a raw string's end needs its own delimiter",
+     "s = R\"ab( )xy\" /* )ab\";\n#include </x>\n*/\n", 2, "absolute path"},
     {"a raw string's end needs its quote", "s = R\"ab( )ab /* )ab\";\n#include </x>\n*/\n", 2,
      "absolute path"},
     {"a 19-character delimiter", "s = R\"abcdefghijklmnopqrs( \" /* )abcdefghijklmnopqrs\";\n"
@@ -272,6 +274,8 @@ static const reading readings[] = {
     {"E- in a number", "a = 1E-'0' /* '\n#include </x>\n*/\n", 2, "absolute path"},
     {"p- in a number", "a = 0x1p-'0' /* '\n#include </x>\n*/\n", 2, "absolute path"},
     {"P+ in a number", "a = 0x1P+'0' /* '\n#include </x>\n*/\n", 2, "absolute path"},
+    {"a sign after a digit is no exponent", "a = 1-'0' /* '\n#include </x>\n*/\n", 0, NULL},
+    {"a sign after a name is no exponent", "a = e-'0' /* '\n#include </x>\n*/\n", 0, NULL},
     {"an apostrophe before a blank ends a number", "a = 1' ' /* */;\n#include </x>\n", 2,
      "absolute path"},
     {"a name is no number", "a = x1'0' /* '\n#include </x>\n*/\n", 0, NULL},
@@ -306,6 +310,10 @@ static const reading readings[] = {
      "not named literally"},
     {"<> closed by a quote", "#include <cuda_pipeline.h\"\n", 1, "not named literally"},
     {"\"\" closed by >", "#include \"cuda_pipeline.h>\n", 1, "not named literally"},
+    {"a name that opens with neither < nor \"", "#include Xcuda_pipeline.h\"\n", 1,
+     "not named literally"},
+    {"__has_include of a name that opens with neither",
+     "#if __has_include(Xcuda/pipeline\")\n#endif\n", 1, "not named literally"},
     {"a name after a comment", "#include /* a\n b */ </x>\n", 1, "absolute path"},
     {"'..' at the end", "#include <cuda/..>\n", 1, "climbs out"},
     {"'..' alone", "#include <..>\n", 1, "climbs out"},
@@ -339,6 +347,13 @@ static const reading readings[] = {
      "searches past the toolkit"},
     {"a longer name is not __has_include", "int __has_include_x(</x>);\n", 0, NULL},
     {"a name ending in __has_include is not it", "int x__has_include(</x>);\n", 0, NULL},
+    {"__has_include followed by a quote", "#if __has_include\"/etc/passwd\"\n#endif\n", 1,
+     "must be followed by (<name>)"},
+    {"__has_include_next followed by a quote", "#if __has_include_next\"x\"\n#endif\n", 1,
+     "searches past the toolkit"},
+    {"a division is no comment", "x = a / 2; /*\n#include </x>\n*/\n", 0, NULL},
+    {"a division before a string", "x = a / 2; s = \"/*\";\n#include </x>\n", 2,
+     "absolute path"},
 };
 
 static void check_reading(const reading *r)
