@@ -219,6 +219,30 @@ static char *stored(const char *regs, const char *store)
     return out;
 }
 
+/* The store's address keeps its own registers, even one that also holds
+ * a loaded value with a twin; after an instruction that defines a vector
+ * of registers, only the ones it defines are copied to their twins. */
+START_TEST(twins_only_where_values_go)
+{
+    static const char ptx[] = ".visible .entry k()\n{\n\t.reg .f32 %f<9>;\n\t.reg .b32 %r<9>;\n"
+                              "\t.reg .b64 %rd<9>;\n"
+                              "\tld.global.u32 %r5, [%rd1];\n\tst.shared.u32 [%r5], %r5;\n"
+                              "\tld.global.f32 %f2, [%rd1];\n\tld.global.f32 %f1, [%rd1];\n"
+                              "\tmov.b64 {%f1, %f2}, %rd3;\n\tld.shared.f32 %f3, [%r1];\n"
+                              "\tst.shared.f32 [%r1], %f1;\n\tst.shared.f32 [%r1], %f2;\n"
+                              "\tst.shared.f32 [%r1], %f3;\n\tret;\n}\n";
+    int found;
+    char *out = knockout_ptx(ptx, KNOCK_SHARED, &LAYOUT, &found);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "\tst.shared.u32 [%r5], %kotr5;\n"), "%s", out);
+    ck_assert_msg(strstr(out, "\tmov.b64 \t{%f1, %f2}, %rd3;\n") ||
+                  strstr(out, "\tmov.b64 {%f1, %f2}, %rd3;\n"), "%s", out);
+    ck_assert_msg(strstr(out, "mov.f32 %kotf1, %f1;\n\tmov.f32 %kotf2, %f2;\n"
+                              "\tld.shared.f32 %f3, [%r1];\n\tst.shared"), "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(span_of_each_write)
 {
     static const struct {
@@ -552,6 +576,12 @@ START_TEST(values_that_reach_shared_memory)
     collect(REGS "\tld.global.v2.f32 {%f1, %f2}, [%rd1];\n\tst.shared.f32 [%r3], %f2;\n");
     ck_assert_int_eq(staged_with_load("%f2"), 2);
     ck_assert_int_eq(staged_with_load("%f1"), 0);
+    /* Two loaded halves packed into one register: a pure move. */
+    collect(REGS "\tld.global.v2.f32 {%f1, %f2}, [%rd1];\n\tmov.b64 %rd2, {%f1, %f2};\n"
+            "\tst.shared.u64 [%r1], %rd2;\n");
+    ck_assert_int_eq(staged_with_load("%rd2"), 2);
+    ck_assert_int_eq(staged_with_load("%f1"), 2);
+    ck_assert_int_eq(staged_with_load("%f2"), 2);
     /* A load's destination is its own: a vector operand read before it
      * (two registers) lends it no second one. */
     collect(REGS "\tmov.b64 %rd1, {%f1, %f2};\n\tld.global.f32 %f3, [%rd2];\n"
@@ -609,6 +639,7 @@ Suite *knockout_text_suite(void)
     tcase_add_test(tc, what_is_redirected);
     tcase_add_test(tc, names_of_the_kinds);
     tcase_add_test(tc, span_of_each_write);
+    tcase_add_test(tc, twins_only_where_values_go);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("lines");
