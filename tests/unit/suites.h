@@ -48,6 +48,10 @@ Suite *class_run_suite(void);
 Suite *class_workers_suite(void);
 Suite *commands_suite(void);
 Suite *commands_compile_suite(void);
+Suite *source_scan_suite(void);
+Suite *ptx_text_suite(void);
+Suite *knockout_text_suite(void);
+Suite *diagnose_text_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

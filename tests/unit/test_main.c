@@ -57,6 +57,10 @@ static const struct {
     {.name = "class_workers", .make = class_workers_suite},
     {.name = "commands", .make = commands_suite},
     {.name = "commands_compile", .make = commands_compile_suite},
+    {.name = "source_scan", .make = source_scan_suite},
+    {.name = "ptx_text", .make = ptx_text_suite},
+    {.name = "knockout_text", .make = knockout_text_suite},
+    {.name = "diagnose_text", .make = diagnose_text_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

@@ -1,5 +1,9 @@
 /* test_mechanism.c: first_failed_check on hand-made compiler output, one
- * check kind at a time, and the message a student reads when one fails. */
+ * check kind at a time, and the message a student reads when one fails;
+ * each check without a resource report, at its bound, and all MAX_CHECKS
+ * at once.
+ *
+ *   CK_RUN_SUITE=mechanism build/tests/unit_tests */
 #include <string.h>
 #include "mechanism.h"
 #include "suites.h"
@@ -183,6 +187,12 @@ START_TEST(first_failure_is_reported)
     ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 1);
     ck_assert_ptr_nonnull(strstr(what, "96 registers"));
 
+    /* The very first check failing is the one reported. */
+    ex.checks[0].text = "cp.async.bulk";
+    ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+    ck_assert_str_eq(what, "the PTX has no 'cp.async.bulk' instruction");
+    ex.checks[0].text = "cp.async";
+
     /* Fix the first failure and the next one is reported. */
     r.regs = 40;
     ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 2);
@@ -252,6 +262,67 @@ START_TEST(unknown_is_neither)
 }
 END_TEST
 
+/* Every resource check without a ptxas report, occupancy 0 (known, not
+ * unknown), all MAX_CHECKS checks at once, and the caller's buffers. */
+START_TEST(edges_of_the_checks)
+{
+    compiled c = with_ptx(NULL);
+    resources unknown = {.known = 0, .regs = 999, .stack_bytes = 999, .smem_static = 999,
+                         .occupancy_pct = 0};
+    exercise ex = {.lesson = 0, .name = "mech", .kernel = "k"};
+    ex.checks[0] = (mech_check){CHECK_MAX_LOCAL_BYTES, NULL, 0, NULL, "why"};
+    ex.checks[1] = (mech_check){CHECK_SMEM_BYTES, NULL, 0, NULL, "why"};
+    ex.checks[2] = (mech_check){CHECK_MAX_REGS, NULL, 0, NULL, "why"};
+    ex.checks[3] = (mech_check){CHECK_MIN_OCCUPANCY, NULL, 1, NULL, "why"};
+    ex.checks[4] = (mech_check){CHECK_PTX_LACKS, "ld.local", 0, NULL, "why"};
+    ex.checks[5] = (mech_check){CHECK_PTX_HAS, "cp.async", 0, NULL, "why"};
+    check_result out[MAX_CHECKS];
+    memset(out, 0x5a, sizeof out);
+    ck_assert_int_eq(evaluate_checks(&ex, &c, &unknown, NULL, out), 3);
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(out[i].state, CS_UNKNOWN);
+        ck_assert_str_eq(out[i].what, "not checked: the compiler gave no resource report for "
+                                      "this GPU");
+    }
+    ck_assert_int_eq(out[3].state, CS_FAILS);
+    ck_assert_str_eq(out[3].what, "theoretical occupancy is 0%; this exercise asks for at "
+                                  "least 1%");
+    /* No PTX: it lacks everything and has nothing. */
+    ck_assert_int_eq(out[4].state, CS_HOLDS);
+    ck_assert_str_eq(out[4].what, "the PTX has no 'ld.local'");
+    ck_assert_int_eq(out[5].state, CS_FAILS);
+    ck_assert_str_eq(out[5].what, "the PTX has no 'cp.async' instruction");
+
+    unknown.occupancy_pct = -1;
+    char what[256] = "keep";
+    ck_assert_int_eq(first_failed_check(&ex, &c, &unknown, NULL, what, 0), 5);
+    ck_assert_str_eq(what, "keep");
+    ck_assert_int_eq(first_failed_check(&ex, &c, &unknown, NULL, what, 12), 5);
+    ck_assert_str_eq(what, "the PTX has");
+    ck_assert_int_eq(evaluate_checks(&ex, &c, &unknown, NULL, out), 5);
+    ck_assert_int_eq(out[3].state, CS_UNKNOWN);
+    ck_assert_str_eq(out[3].what, "theoretical occupancy is not known, so at least 1% could "
+                                  "not be checked");
+
+    /* Past the last check: nothing evaluated, nothing said. */
+    ex.checks[2].kind = CHECK_NONE;
+    memset(out, 0x5a, sizeof out);
+    ck_assert_int_eq(evaluate_checks(&ex, &c, &unknown, NULL, out), -1);
+    for (int i = 2; i < MAX_CHECKS; i++) {
+        ck_assert_int_eq(out[i].state, CS_NOT_EVALUATED);
+        ck_assert_str_eq(out[i].what, "");
+    }
+    /* Local memory: stack frame and spill stores at the bound and one past. */
+    resources r = known_res(20, 10, 6, 0, 0);
+    exercise one = one_check((mech_check){CHECK_MAX_LOCAL_BYTES, NULL, 16, NULL, "why"});
+    ck_assert_int_eq(first_failed_check(&one, &c, &r, NULL, what, sizeof what), -1);
+    r.spill_stores = 7;
+    ck_assert_int_eq(first_failed_check(&one, &c, &r, NULL, what, sizeof what), 0);
+    r = known_res(20, 17, 0, 0, 0);
+    ck_assert_int_eq(first_failed_check(&one, &c, &r, NULL, what, sizeof what), 0);
+}
+END_TEST
+
 Suite *mechanism_suite(void)
 {
     Suite *s = suite_create("mechanism");
@@ -277,6 +348,7 @@ Suite *mechanism_suite(void)
     tcase_add_test(tc, no_checks_pass);
     tcase_add_test(tc, every_check_is_reported);
     tcase_add_test(tc, unknown_is_neither);
+    tcase_add_test(tc, edges_of_the_checks);
     suite_add_tcase(s, tc);
     return s;
 }
