@@ -47,6 +47,7 @@ static const struct {
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
     {.name = "compile_child", .make = compile_child_suite},
+    {.name = "sandbox", .make = sandbox_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
