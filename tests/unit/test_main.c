@@ -48,6 +48,7 @@ static const struct {
     {.name = "folders", .make = folders_suite},
     {.name = "compile_child", .make = compile_child_suite},
     {.name = "sandbox", .make = sandbox_suite},
+    {.name = "compile_faults", .make = compile_faults_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
