@@ -49,6 +49,7 @@ static const struct {
     {.name = "compile_child", .make = compile_child_suite},
     {.name = "sandbox", .make = sandbox_suite},
     {.name = "compile_faults", .make = compile_faults_suite},
+    {.name = "kernel_output", .make = kernel_output_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
