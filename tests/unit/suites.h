@@ -41,6 +41,7 @@ Suite *compile_child_suite(void);
 Suite *sandbox_suite(void);
 Suite *compile_faults_suite(void);
 Suite *kernel_output_suite(void);
+Suite *cuda_check_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

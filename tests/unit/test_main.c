@@ -50,6 +50,7 @@ static const struct {
     {.name = "sandbox", .make = sandbox_suite},
     {.name = "compile_faults", .make = compile_faults_suite},
     {.name = "kernel_output", .make = kernel_output_suite},
+    {.name = "cuda_check", .make = cuda_check_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
