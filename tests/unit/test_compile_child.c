@@ -351,6 +351,7 @@ START_TEST(output_goes_to_dev_null_with_stdin_closed)
     dup2(saved, STDIN_FILENO);
     close(saved);
     ck_assert_int_eq(rc, 0);
+    assert_reaped(&c);      /* its pipe was descriptor 0, and is closed too */
     ck_assert_int_eq(c.len, sizeof(inside));
     inside in;
     memcpy(&in, c.out, sizeof in);

@@ -11,7 +11,9 @@
  *   - the wire from the child: a whole result comes back as it was made,
  *     a short or long one is not a result;
  *   - the compile's own bounds: the time limit and where it comes from, the
- *     largest file compiled, files that are not regular or lead out.
+ *     largest file compiled, files that are not regular or lead out;
+ *   - a compile that worked but opened a file outside: refused, nothing of
+ *     it kept.
  *
  * The faults are injected by defining the NVRTC calls here: the test
  * binary's definitions come first for the grader's calls, and each
@@ -22,6 +24,7 @@
  *
  *   CK_RUN_SUITE=compile_faults build/tests/unit_tests */
 #include <dlfcn.h>
+#include <malloc.h>
 #include <nvrtc.h>
 #include <signal.h>
 #include <stdio.h>
@@ -667,6 +670,60 @@ START_TEST(only_a_regular_file_inside_its_folder)
 }
 END_TEST
 
+START_TEST(a_compile_that_opened_outside_keeps_nothing)
+{
+    /* A toolkit header that only asks whether a file outside exists: the
+     * compile succeeds, machine code and all, but the sandbox refused an
+     * open, so the file is refused and nothing NVRTC said is kept. */
+    make_dir();
+    ck_assert_int_eq(mkdir(in_dir("toolkit"), 0700), 0);
+    ck_assert_int_eq(mkdir(in_dir("toolkit/include"), 0700), 0);
+    FILE *h = fopen(in_dir("toolkit/include/cuda_probe.h"), "w");
+    ck_assert_ptr_nonnull(h);
+    fputs("#if __has_include(\"/etc/passwd\")\n#endif\n", h);
+    fclose(h);
+    h = fopen(in_dir("k.cu"), "w");
+    ck_assert_ptr_nonnull(h);
+    fprintf(h, "#include <cuda_probe.h>\n%s", good_src);
+    fclose(h);
+    setenv("CUDA_HOME", in_dir("toolkit"), 1);
+    nvrtc_warm_up();
+    compile_job job = {.path = in_dir("k.cu"), .name = "mine/k.cu", .ex = &ex,
+                       .kernel = "fx_scale", .cc = 90};
+    compiled c;
+    compile_files(&job, 1, &c);
+    compiled_free(&c);
+    /* Again, counting what stays allocated: nothing of the result. */
+    size_t before = mallinfo2().uordblks;
+    compile_files(&job, 1, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.outcome, OUT_REFUSED);
+    ck_assert_str_eq(c.error, "mine/k.cu is refused: while compiling it, the compiler tried to "
+                     "open /etc/passwd, which is not one of the CUDA toolkit's headers; a "
+                     "kernel file may include only the CUDA toolkit's headers, and the grader "
+                     "never reads another file for it.");
+    ck_assert_ptr_null(c.log);
+    ck_assert_ptr_null(c.ptx);
+    ck_assert_ptr_null(c.cubin);
+    ck_assert_int_eq(c.ptx_size, 0);
+    ck_assert_int_eq(c.cubin_size, 0);
+    compiled_free(&c);
+    ck_assert_int_eq(mallinfo2().uordblks, before);
+    unsetenv("CUDA_HOME");
+    /* The same file with the toolkit's own headers: it compiles. */
+    h = fopen(in_dir("toolkit/include/cuda_probe.h"), "w");
+    fputs("/* nothing */\n", h);
+    fclose(h);
+    setenv("CUDA_HOME", in_dir("toolkit"), 1);
+    compile_files(&job, 1, &c);
+    unsetenv("CUDA_HOME");
+    ck_assert_msg(c.ok, "%s", c.error);
+    ck_assert_int_gt(c.cubin_size, 0);
+    compiled_free(&c);
+    remove_dir();
+}
+END_TEST
+
 Suite *compile_faults_suite(void)
 {
     Suite *s = suite_create("compile_faults");
@@ -685,6 +742,7 @@ Suite *compile_faults_suite(void)
     tcase_add_test(tc, the_wire_of_ptx_only_and_of_a_refusal);
     tcase_add_test(tc, the_largest_file_compiled);
     tcase_add_test(tc, only_a_regular_file_inside_its_folder);
+    tcase_add_test(tc, a_compile_that_opened_outside_keeps_nothing);
     suite_add_tcase(s, tc);
     return s;
 }
