@@ -14,17 +14,51 @@
  *     strings, the registers that carry them, the call).
  *
  * Each test runs in a process of its own (Check), so the capture's state
- * starts afresh.
+ * starts afresh. memfd_create and tmpfile are defined here, forwarding to
+ * the C library's unless a test makes them fail, to reach the capture's
+ * fallbacks.
  *
  *   CK_RUN_SUITE=kernel_output build/tests/unit_tests */
+#include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "kernel_output.h"
 #include "suites.h"
+
+/* ---- injected faults ---------------------------------------------------- */
+
+static int memfd_fails, tmpfile_fails;
+
+int memfd_create(const char *name, unsigned int flags)
+{
+    static int (*real)(const char *, unsigned int);
+    if (memfd_fails) {
+        errno = ENOSYS;
+        return -1;
+    }
+    if (!real)
+        real = (int (*)(const char *, unsigned int))dlsym(RTLD_NEXT, "memfd_create");
+    return real(name, flags);
+}
+
+FILE *tmpfile(void)
+{
+    static FILE *(*real)(void);
+    if (tmpfile_fails) {
+        errno = EROFS;
+        return NULL;
+    }
+    if (!real)
+        real = (FILE * (*)(void)) dlsym(RTLD_NEXT, "tmpfile");
+    return real();
+}
 
 /* ---- the first launch's text -------------------------------------------- */
 
@@ -499,6 +533,112 @@ START_TEST(the_asserts_known_stand_in_for_a_mute_cuda)
 }
 END_TEST
 
+START_TEST(nothing_printed)
+{
+    output_to_file();
+    ck_assert_int_eq(kout_first_begin(), 0);
+    result r;
+    memset(&r, 0x5a, sizeof r);
+    kout_first_end(&r, 1);
+    ck_assert_str_eq(r.printed, "");
+    ck_assert_int_eq(r.printed_lines, 0);
+    ck_assert_int_eq(r.printed_bytes, 0);
+}
+END_TEST
+
+START_TEST(one_byte_printed)
+{
+    output_to_file();
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "x");
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_str_eq(r.printed, "x");
+    ck_assert_int_eq(r.printed_lines, 1);
+    ck_assert_int_eq(r.printed_bytes, 1);
+}
+END_TEST
+
+START_TEST(without_memfd_a_temporary_file)
+{
+    /* No memfd_create (an old kernel, a filter): a temporary file does. */
+    memfd_fails = 1;
+    output_to_file();
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "still caught\n");
+    result r;
+    kout_first_end(&r, 1);
+    ck_assert_str_eq(r.printed, "still caught\n");
+    say(STDERR_FILENO, ASSERT_LINE("tmp.cu", "t"));
+    char buf[300];
+    ck_assert_int_eq(kout_assertion(buf, sizeof buf), 1);
+    ck_assert_msg(strstr(buf, "tmp.cu"), "%s", buf);
+    ck_assert_str_eq(contents(before), "");
+}
+END_TEST
+
+START_TEST(no_capture_file_no_capture)
+{
+    /* Neither: output goes where it went, and nothing is shown. */
+    output_to_file();
+    memfd_fails = tmpfile_fails = 1;
+    ck_assert_int_eq(kout_first_begin(), -1);
+    say(STDOUT_FILENO, "to the terminal\n");
+    result r;
+    memset(&r, 0, sizeof r);
+    kout_first_end(&r, 1);
+    kout_trim();
+    say(STDOUT_FILENO, "still\n");
+    ck_assert_str_eq(r.printed, "");
+    ck_assert_str_eq(contents(before), "to the terminal\nstill\n");
+}
+END_TEST
+
+START_TEST(no_descriptor_to_go_back_to)
+{
+    /* The capture could not keep where output went (no descriptor left for
+     * it): after the first launch, output goes on into the sink rather than
+     * nowhere. */
+    output_to_file();
+    struct rlimit was, tight;
+    getrlimit(RLIMIT_NOFILE, &was);
+    int fd = dup(0);
+    close(fd);
+    tight.rlim_cur = (rlim_t)fd + 2;        /* the two capture files, no more */
+    tight.rlim_max = was.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &tight);
+    int rc = kout_first_begin();
+    setrlimit(RLIMIT_NOFILE, &was);
+    ck_assert_int_eq(rc, 0);
+    say(STDOUT_FILENO, "first\n");
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_str_eq(r.printed, "first\n");
+    say(STDOUT_FILENO, "later\n");
+    ck_assert_str_eq(contents(before), "");
+}
+END_TEST
+
+START_TEST(stdin_is_not_a_capture)
+{
+    /* Before any capture, nothing is read or emptied, not even descriptor
+     * 0 with an assert's line in it. */
+    FILE *in = tmpfile();
+    static char junk[(1 << 20) + 100];
+    memset(junk, '.', sizeof junk);
+    fputs(ASSERT_LINE("stdin.cu", "s"), in);
+    fwrite(junk, 1, sizeof junk, in);
+    fflush(in);
+    dup2(fileno(in), STDIN_FILENO);
+    char buf[300];
+    ck_assert_int_eq(kout_assertion(buf, sizeof buf), 0);
+    kout_trim();
+    struct stat st;
+    ck_assert_int_eq(fstat(STDIN_FILENO, &st), 0);
+    ck_assert_int_eq(st.st_size, (off_t)(strlen(ASSERT_LINE("stdin.cu", "s")) + sizeof junk));
+}
+END_TEST
+
 Suite *kernel_output_suite(void)
 {
     Suite *s = suite_create("kernel_output");
@@ -513,6 +653,12 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, the_sink_is_emptied_past_its_bound);
     tcase_add_test(tc, the_assert_is_looked_for_in_the_first_8_mb);
     tcase_add_test(tc, without_a_capture_only_the_ptx_tells);
+    tcase_add_test(tc, nothing_printed);
+    tcase_add_test(tc, one_byte_printed);
+    tcase_add_test(tc, without_memfd_a_temporary_file);
+    tcase_add_test(tc, no_capture_file_no_capture);
+    tcase_add_test(tc, no_descriptor_to_go_back_to);
+    tcase_add_test(tc, stdin_is_not_a_capture);
     tcase_add_test(tc, assertion_lines_in_every_shape);
     tcase_add_test(tc, each_assert_of_the_ptx_is_described);
     tcase_add_test(tc, a_string_reached_in_at_most_four_moves);
