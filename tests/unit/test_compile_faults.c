@@ -724,6 +724,37 @@ START_TEST(a_compile_that_opened_outside_keeps_nothing)
 }
 END_TEST
 
+START_TEST(every_knob_reaches_the_compiler)
+{
+    /* As many knobs as an exercise may have, each -DNAME=VALUE, negative
+     * ones too; an exercise that, like every real one, has sizes after
+     * them. */
+    make_dir();
+    FILE *f = fopen(in_dir("knobs.cu"), "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "static_assert(KA == 1 && KB == 22 && KC == 333 && KD == -4, \"knobs\");\n%s",
+            good_src);
+    fclose(f);
+    exercise kex = {.name = "knobs", .kernel = "fx_scale", .check_sizes = {1 << 20, 3000}};
+    static const char *const names[MAX_KNOBS] = {"KA", "KB", "KC", "KD"};
+    for (int k = 0; k < MAX_KNOBS; k++)
+        kex.knobs[k] = (knob){.name = names[k], .def = 1, .min = -8, .max = 400};
+    int values[MAX_KNOBS] = {1, 22, 333, -4};
+    compile_job job = {.path = in_dir("knobs.cu"), .ex = &kex, .kernel = "fx_scale",
+                       .knobs = values, .cc = 90};
+    compiled c;
+    compile_files(&job, 1, &c);
+    ck_assert_msg(c.ok, "%s\n%s", c.error, c.log ? c.log : "");
+    compiled_free(&c);
+    values[3] = 4;
+    compile_files(&job, 1, &c);
+    ck_assert_int_eq(c.outcome, OUT_COMPILE_ERROR);
+    ck_assert_ptr_nonnull(strstr(c.log, "knobs"));
+    compiled_free(&c);
+    remove_dir();
+}
+END_TEST
+
 Suite *compile_faults_suite(void)
 {
     Suite *s = suite_create("compile_faults");
@@ -743,6 +774,7 @@ Suite *compile_faults_suite(void)
     tcase_add_test(tc, the_largest_file_compiled);
     tcase_add_test(tc, only_a_regular_file_inside_its_folder);
     tcase_add_test(tc, a_compile_that_opened_outside_keeps_nothing);
+    tcase_add_test(tc, every_knob_reaches_the_compiler);
     suite_add_tcase(s, tc);
     return s;
 }
