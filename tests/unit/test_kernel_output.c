@@ -639,6 +639,28 @@ START_TEST(stdin_is_not_a_capture)
 }
 END_TEST
 
+START_TEST(a_long_condition_is_cut)
+{
+    /* A condition and a file name of 300 characters: 199 of each shown. */
+    char cond[301], file[301];
+    memset(cond, 'c', 300);
+    memset(file, 'f', 300);
+    cond[300] = file[300] = 0;
+    ptx[0] = 0;
+    bytes_of("$str$0", cond);
+    bytes_of("$str$1", file);
+    site(0, NULL, NULL, "12", 1);
+    static char buf[1000];
+    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 1);
+    char want[600] = "assert(";
+    memset(want + 7, 'c', 199);
+    strcpy(want + 7 + 199, ") at ");
+    memset(want + 7 + 199 + 5, 'f', 199);
+    strcpy(want + 7 + 199 + 5 + 199, ":12");
+    ck_assert_str_eq(buf, want);
+}
+END_TEST
+
 Suite *kernel_output_suite(void)
 {
     Suite *s = suite_create("kernel_output");
@@ -665,6 +687,7 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, eight_asserts_described_the_rest_counted);
     tcase_add_test(tc, what_a_site_must_hold);
     tcase_add_test(tc, the_bytes_of_a_string);
+    tcase_add_test(tc, a_long_condition_is_cut);
     tcase_add_test(tc, the_asserts_known_stand_in_for_a_mute_cuda);
     suite_add_tcase(s, tc);
     return s;
