@@ -30,6 +30,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "compile.h"
 #include "compile_child.h"
 #include "suites.h"
 
@@ -684,6 +685,24 @@ START_TEST(a_started_child_is_a_clean_slate)
 }
 END_TEST
 
+START_TEST(a_compile_without_a_process_says_so)
+{
+    /* Through the compile itself: the file is not at fault. */
+    exercise ex = {.name = "fixture", .kernel = "fx_scale"};
+    compile_job job = {.path = "tests/unit/fixtures/good.cu", .name = "mine/good.cu",
+                       .ex = &ex, .kernel = "fx_scale", .cc = 90};
+    compiled c;
+    fork_fails = 1;
+    compile_files(&job, 1, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.outcome, OUT_INTERNAL);
+    ck_assert_str_eq(c.error, "could not start the compiler process for mine/good.cu: fork "
+                              "failed: Resource temporarily unavailable");
+    ck_assert_ptr_null(c.log);
+    compiled_free(&c);
+}
+END_TEST
+
 Suite *compile_child_suite(void)
 {
     Suite *s = suite_create("compile_child");
@@ -708,6 +727,7 @@ Suite *compile_child_suite(void)
     tcase_add_test(tc, no_descriptors_no_child);
     tcase_add_test(tc, no_process_no_child);
     tcase_add_test(tc, a_started_child_is_a_clean_slate);
+    tcase_add_test(tc, a_compile_without_a_process_says_so);
     suite_add_tcase(s, tc);
     return s;
 }
