@@ -18,7 +18,8 @@
  * The faults are injected by defining the NVRTC calls here: the test
  * binary's definitions come first for the grader's calls, and each
  * forwards to libnvrtc unless the program being compiled is named after a
- * fault ("nvrtcGetPTX:zero.cu": that call reports a size of 0). The compile
+ * fault ("nvrtcGetPTXSize:zero.cu": it reports a size of 0; and the getter
+ * then called anyway, NVRTC's contract broken, stops the child). The compile
  * child inherits nothing else from the test, so several faults compile at
  * once, one per file.
  *
@@ -95,9 +96,19 @@ nvrtcResult nvrtcGetProgramLogSize(nvrtcProgram prog, size_t *n)
     return r;
 }
 
+/* A getter called after its size query failed or gave a size no buffer was
+ * made for would write past what the grader has: NVRTC's contract is
+ * broken, and the compile child stops here as it might in NVRTC. */
+static void size_was_not_known(const char *size_call)
+{
+    if (fault(size_call, "fail") || fault(size_call, "huge") || fault(size_call, "zero"))
+        abort();
+}
+
 nvrtcResult nvrtcGetProgramLog(nvrtcProgram prog, char *log)
 {
     REAL(nvrtcGetProgramLog, nvrtcProgram, char *);
+    size_was_not_known("nvrtcGetProgramLogSize");
     if (fault("nvrtcGetProgramLog", "fail")) {
         memset(log, 'x', 8);    /* what a failed call left is not kept */
         return NVRTC_ERROR_INVALID_PROGRAM;
@@ -121,6 +132,7 @@ nvrtcResult nvrtcGetPTXSize(nvrtcProgram prog, size_t *n)
 nvrtcResult nvrtcGetPTX(nvrtcProgram prog, char *ptx)
 {
     REAL(nvrtcGetPTX, nvrtcProgram, char *);
+    size_was_not_known("nvrtcGetPTXSize");
     if (fault("nvrtcGetPTX", "fail"))
         return NVRTC_ERROR_INVALID_PROGRAM;
     return real(prog, ptx);
@@ -140,6 +152,7 @@ nvrtcResult nvrtcGetCUBINSize(nvrtcProgram prog, size_t *n)
 nvrtcResult nvrtcGetCUBIN(nvrtcProgram prog, char *cubin)
 {
     REAL(nvrtcGetCUBIN, nvrtcProgram, char *);
+    size_was_not_known("nvrtcGetCUBINSize");
     if (fault("nvrtcGetCUBIN", "fail"))
         return NVRTC_ERROR_INVALID_PROGRAM;
     return real(prog, cubin);
