@@ -462,6 +462,11 @@ START_TEST(what_a_site_must_hold)
                 "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
                 "\tcall.uni \n\t__assertfail, \n\tst.param.b32 \t[param2+0], 3;\n");
     ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 0);
+    /* No space after an operand's comma is PTX too. */
+    strcpy(ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n\tmov.u64 \t%rd1,$s;\n"
+                "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
+                "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n");
+    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 1);
     /* The same, whole: described. */
     strcpy(ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n\tmov.u64 \t%rd1, $s;\n"
                 "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
@@ -661,6 +666,27 @@ START_TEST(a_long_condition_is_cut)
 }
 END_TEST
 
+START_TEST(the_capture_with_stdin_closed)
+{
+    /* A grader started with stdin closed: the capture's first file is
+     * descriptor 0, and still the capture. */
+    output_to_file();
+    close(STDIN_FILENO);
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    say(STDERR_FILENO, ASSERT_LINE("zero.cu", "z"));
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_int_eq(r.printed_lines, 2);
+    ck_assert_ptr_nonnull(strstr(r.printed, "caught\n"));
+    char buf[300];
+    ck_assert_int_eq(kout_assertion(buf, sizeof buf), 1);
+    ck_assert_msg(strstr(buf, "zero.cu"), "%s", buf);
+    say(STDOUT_FILENO, "after\n");
+    ck_assert_str_eq(contents(before), "after\n");
+}
+END_TEST
+
 Suite *kernel_output_suite(void)
 {
     Suite *s = suite_create("kernel_output");
@@ -681,6 +707,7 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, no_capture_file_no_capture);
     tcase_add_test(tc, no_descriptor_to_go_back_to);
     tcase_add_test(tc, stdin_is_not_a_capture);
+    tcase_add_test(tc, the_capture_with_stdin_closed);
     tcase_add_test(tc, assertion_lines_in_every_shape);
     tcase_add_test(tc, each_assert_of_the_ptx_is_described);
     tcase_add_test(tc, a_string_reached_in_at_most_four_moves);

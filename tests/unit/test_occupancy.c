@@ -185,6 +185,29 @@ START_TEST(the_shared_memory_each_generation_reserves)
 }
 END_TEST
 
+START_TEST(a_block_uses_one_barrier)
+{
+    /* From Hopper on, the calculator counts the block barriers a block
+     * uses (__syncthreads: one); on a 12.0 GPU (an RTX 5090) there are as
+     * many as resident blocks, so one each leaves its 24 blocks. */
+    device_facts d;
+    calibration_device(&d);
+    d.cc = 120;
+    d.sm_count = 170;
+    d.max_threads_per_sm = 1536;
+    d.smem_per_sm = 102400;
+    d.smem_per_block_optin = 101376;
+    occupancy o;
+    ck_assert_int_eq(occupancy_compute(&d, 32, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 24);
+    ck_assert_int_eq(o.pct, 50);
+    ck_assert_int_eq(o.bound, BOUND_BLOCKS);
+    ck_assert_int_eq(occupancy_compute(&d, 64, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 24);
+    ck_assert_int_eq(o.pct, 100);
+}
+END_TEST
+
 START_TEST(why_a_block_does_not_fit)
 {
     device_facts h100;
@@ -261,6 +284,7 @@ Suite *occupancy_suite(void)
     tcase_add_test(tc, unknown_generation);
     tcase_add_loop_test(tc, figures_at_the_edges_on_h100, 0, (int)(sizeof edges / sizeof *edges));
     tcase_add_test(tc, the_shared_memory_each_generation_reserves);
+    tcase_add_test(tc, a_block_uses_one_barrier);
     tcase_add_test(tc, why_a_block_does_not_fit);
     tcase_add_test(tc, no_threads_no_figure);
     tcase_add_test(tc, what_binds_in_words);
