@@ -674,6 +674,7 @@ START_TEST(the_capture_with_stdin_closed)
     close(STDIN_FILENO);
     ck_assert_int_eq(kout_first_begin(), 0);
     say(STDOUT_FILENO, "caught\n");
+    ck_assert_int_eq(kout_first_begin(), 0);   /* begun already, on descriptor 0 */
     say(STDERR_FILENO, ASSERT_LINE("zero.cu", "z"));
     result r;
     kout_first_end(&r, 0);
