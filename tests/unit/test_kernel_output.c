@@ -34,12 +34,14 @@
 
 /* ---- injected faults ---------------------------------------------------- */
 
-static int memfd_fails, tmpfile_fails;
+/* memfd_create fails once memfd_ok calls have succeeded (-1: never). */
+static int memfd_ok = -1, tmpfile_fails;
 
 int memfd_create(const char *name, unsigned int flags)
 {
     static int (*real)(const char *, unsigned int);
-    if (memfd_fails) {
+    if (memfd_ok >= 0 && memfd_ok-- == 0) {
+        memfd_ok = 0;
         errno = ENOSYS;
         return -1;
     }
@@ -123,6 +125,12 @@ START_TEST(a_long_line_is_cut_to_fit_and_ended)
     r = kept(text, sizeof text);
     ck_assert_int_eq(strlen(r.printed), shown);
     ck_assert_int_eq(r.printed_lines, 2);
+    /* One byte more than fits, the line cut: ended. */
+    text[shown - 1] = 'a';
+    r = kept(text, shown + 1);
+    ck_assert_int_eq(strlen(r.printed), shown + 1);
+    ck_assert_int_eq(r.printed[shown], '\n');
+    text[shown - 1] = '\n';
     /* Exactly what fits, all of it: nothing to end. */
     r = kept(text, shown);
     ck_assert_int_eq(strlen(r.printed), shown);
@@ -143,6 +151,20 @@ START_TEST(control_characters_are_made_visible)
 END_TEST
 
 /* ---- the capture on real descriptors ------------------------------------ */
+
+/* This process's address space now (VmSize). */
+static size_t vm_bytes(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    size_t kb = 0;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmSize: %zu kB", &kb) == 1)
+            break;
+    if (f)
+        fclose(f);
+    return kb * 1024;
+}
 
 /* stdout and stderr into a file of the test's: where output "went before". */
 static FILE *before;
@@ -567,7 +589,7 @@ END_TEST
 START_TEST(without_memfd_a_temporary_file)
 {
     /* No memfd_create (an old kernel, a filter): a temporary file does. */
-    memfd_fails = 1;
+    memfd_ok = 0;
     output_to_file();
     ck_assert_int_eq(kout_first_begin(), 0);
     say(STDOUT_FILENO, "still caught\n");
@@ -586,7 +608,8 @@ START_TEST(no_capture_file_no_capture)
 {
     /* Neither: output goes where it went, and nothing is shown. */
     output_to_file();
-    memfd_fails = tmpfile_fails = 1;
+    memfd_ok = 0;
+    tmpfile_fails = 1;
     ck_assert_int_eq(kout_first_begin(), -1);
     say(STDOUT_FILENO, "to the terminal\n");
     result r;
@@ -596,6 +619,22 @@ START_TEST(no_capture_file_no_capture)
     say(STDOUT_FILENO, "still\n");
     ck_assert_str_eq(r.printed, "");
     ck_assert_str_eq(contents(before), "to the terminal\nstill\n");
+}
+END_TEST
+
+START_TEST(no_sink_no_capture)
+{
+    /* The first file made, the sink not: no capture either. */
+    output_to_file();
+    memfd_ok = 1;
+    tmpfile_fails = 1;
+    ck_assert_int_eq(kout_first_begin(), -1);
+    say(STDOUT_FILENO, "to the terminal\n");
+    result r;
+    memset(&r, 0, sizeof r);
+    kout_first_end(&r, 1);
+    ck_assert_str_eq(r.printed, "");
+    ck_assert_str_eq(contents(before), "to the terminal\n");
 }
 END_TEST
 
@@ -688,6 +727,31 @@ START_TEST(the_capture_with_stdin_closed)
 }
 END_TEST
 
+START_TEST(short_of_memory_the_capture_is_not_read)
+{
+    /* No room to read the sink (8 MB): the assert is not found there, and
+     * the one the PTX tells stands in. */
+    output_to_file();
+    ck_assert_int_eq(kout_first_begin(), 0);
+    result r;
+    kout_first_end(&r, 1);
+    static char junk[8 << 20];
+    memset(junk, '.', sizeof junk);
+    ck_assert_int_eq(write(STDOUT_FILENO, junk, sizeof junk), (ssize_t)sizeof junk);
+    kout_know_asserts(ptx_of(1, 1));
+    struct rlimit was, tight;
+    getrlimit(RLIMIT_AS, &was);
+    tight.rlim_cur = vm_bytes() + (2 << 20);
+    tight.rlim_max = was.rlim_max;
+    setrlimit(RLIMIT_AS, &tight);
+    char buf[400];
+    int found = kout_assertion(buf, sizeof buf);
+    setrlimit(RLIMIT_AS, &was);
+    ck_assert_int_eq(found, 1);
+    ck_assert_msg(strstr(buf, "the kernel's only assert"), "%s", buf);
+}
+END_TEST
+
 Suite *kernel_output_suite(void)
 {
     Suite *s = suite_create("kernel_output");
@@ -707,6 +771,8 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, without_memfd_a_temporary_file);
     tcase_add_test(tc, no_capture_file_no_capture);
     tcase_add_test(tc, no_descriptor_to_go_back_to);
+    tcase_add_test(tc, no_sink_no_capture);
+    tcase_add_test(tc, short_of_memory_the_capture_is_not_read);
     tcase_add_test(tc, stdin_is_not_a_capture);
     tcase_add_test(tc, the_capture_with_stdin_closed);
     tcase_add_test(tc, assertion_lines_in_every_shape);
