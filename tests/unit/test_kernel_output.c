@@ -352,6 +352,11 @@ START_TEST(assertion_lines_in_every_shape)
     /* The place ends at its first ": ". */
     ck_assert_str_eq(parsed("a.cu:1: b: c Assertion `w` failed."),
                      "assert(w) failed at a.cu:1 (in b: c)");
+    /* Nothing before the text is read, a space there least of all. */
+    static char spaced[] = " Assertion `s` failed.";
+    ck_assert_str_eq(parsed(spaced + 1), "assert(s) failed at ");
+    static char spaced2[] = "  k.cu:5 Assertion `t` failed.";
+    ck_assert_str_eq(parsed(spaced2 + 1), "assert(t) failed at  k.cu:5");
     ck_assert_ptr_null(parsed(NULL));
     ck_assert_ptr_null(parsed("Assertion `open"));
     ck_assert_ptr_null(parsed("no assertion here"));
@@ -479,6 +484,19 @@ START_TEST(what_a_site_must_hold)
     strcpy(ptx, "{\n\tst.param.b64 \t[param0+0], %rd9;\n\tst.param.b64 \t[param1+0], %rd9;\n"
                 "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n");
     ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 0);
+    /* The condition found, the file's register defined nowhere. */
+    strcpy(ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n\tmov.u64 \t%rd1, $s;\n"
+                "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd9;\n"
+                "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n");
+    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 0);
+    /* A register used (not defined) by a later statement is not followed
+     * there: only a statement's first operand is what it defines. */
+    strcpy(ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n.global .align 1 .b8 $t[2] = {66, 0};\n"
+                "\tmov.u64 \t%rd1, $s;\n\tmov.u64 \t%rd2, $t;\n\tadd.s64 \t%rd3, %rd1, %rd2;\n"
+                "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
+                "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n");
+    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:3");
     /* A parameter stored after the call is another call's. */
     strcpy(ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n\tmov.u64 \t%rd1, $s;\n"
                 "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
@@ -508,6 +526,7 @@ START_TEST(the_bytes_of_a_string)
     } cases[] = {
         {"{65, 9, 31, 32, 126, 127, 128, 255, 66}", "A?? ~?\x80\xff" "B"},
         {"{65, 0, 66}", "A"},
+        {"{65, 1, 66}", "A?B"},
         {"{65, 256, 66}", "A"},
         {"{65, -1, 66}", "A"},
         {"{65,66,\t67}", "ABC"},
