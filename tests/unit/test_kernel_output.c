@@ -437,6 +437,13 @@ START_TEST(each_assert_of_the_ptx_is_described)
     ck_assert_str_eq(buf, "");
     ck_assert_int_eq(kout_describe_asserts(".version 8.0\n", buf, sizeof buf), 0);
     ck_assert_str_eq(buf, "");
+    /* Any line number: one starting with 9 too. */
+    ptx[0] = 0;
+    bytes_of("$str$0", "c");
+    bytes_of("$str$1", "f.cu");
+    site(0, NULL, NULL, "97", 1);
+    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(c) at f.cu:97");
 }
 END_TEST
 
