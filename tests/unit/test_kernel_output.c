@@ -778,6 +778,37 @@ START_TEST(short_of_memory_the_capture_is_not_read)
 }
 END_TEST
 
+START_TEST(a_line_cut_before_failed_is_no_assert)
+{
+    /* The sink holds "... Assertion `a" and nothing after: not an assert,
+     * whatever the memory it is read into held before (here, a longer line
+     * just read from the same place, "... Assertion `aZ` failed."). */
+    output_to_file();
+    ck_assert_int_eq(kout_first_begin(), 0);
+    result r;
+    kout_first_end(&r, 1);
+    char cut[64];
+    snprintf(cut, sizeof cut, "%-28s Assertion `a", "k.cu:1: f");
+    ck_assert_int_eq(strlen(cut), 41);
+    char whole[80];
+    snprintf(whole, sizeof whole, "%sZ` failed.\n", cut);
+    static char junk[(1 << 20) + 1];
+    memset(junk, '.', sizeof junk);
+    /* No check in between: Check's own bookkeeping allocates too. */
+    char buf[300];
+    ssize_t w1 = write(STDERR_FILENO, whole, strlen(whole));
+    int whole_found = kout_assertion(buf, sizeof buf);
+    ssize_t w2 = write(STDOUT_FILENO, junk, sizeof junk);
+    kout_trim();
+    ssize_t w3 = write(STDERR_FILENO, cut, strlen(cut));
+    int cut_found = kout_assertion(buf, sizeof buf);
+    ck_assert(w1 == (ssize_t)strlen(whole) && w2 == (ssize_t)sizeof junk &&
+              w3 == (ssize_t)strlen(cut));
+    ck_assert_int_eq(whole_found, 1);
+    ck_assert_msg(!cut_found, "found: %s", buf);
+}
+END_TEST
+
 Suite *kernel_output_suite(void)
 {
     Suite *s = suite_create("kernel_output");
@@ -799,6 +830,7 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, no_descriptor_to_go_back_to);
     tcase_add_test(tc, no_sink_no_capture);
     tcase_add_test(tc, short_of_memory_the_capture_is_not_read);
+    tcase_add_test(tc, a_line_cut_before_failed_is_no_assert);
     tcase_add_test(tc, stdin_is_not_a_capture);
     tcase_add_test(tc, the_capture_with_stdin_closed);
     tcase_add_test(tc, assertion_lines_in_every_shape);
