@@ -636,6 +636,10 @@ START_TEST(only_a_regular_file_inside_its_folder)
     ck_assert_int_eq(mkdir(in_dir("student/k.cu"), 0700), 0);      /* a folder */
     kernel_of_size(in_dir("student/ok.cu"), 300);
     kernel_of_size(in_dir("elsewhere.cu"), 300);
+    /* A folder beside it whose name starts with the student's. */
+    ck_assert_int_eq(mkdir(in_dir("student2"), 0700), 0);
+    kernel_of_size(in_dir("student2/k.cu"), 300);
+    ck_assert_int_eq(symlink(in_dir("student2/k.cu"), in_dir("student/next.cu")), 0);
     ck_assert_int_eq(symlink(in_dir("elsewhere.cu"), in_dir("student/out.cu")), 0);
     ck_assert_int_eq(symlink(in_dir("student"), in_dir("linked")), 0);
     const char *student = in_dir("student");
@@ -650,6 +654,8 @@ START_TEST(only_a_regular_file_inside_its_folder)
         {.path = in_dir("linked/ok.cu"), .name = "ok.cu", .within = in_dir("linked"),
          .ex = &ex, .kernel = "fx_scale", .cc = 90},
         {.path = in_dir("student/none.cu"), .name = "none.cu", .within = student, .ex = &ex,
+         .kernel = "fx_scale", .cc = 90},
+        {.path = in_dir("student/next.cu"), .name = "next.cu", .within = student, .ex = &ex,
          .kernel = "fx_scale", .cc = 90},
         /* Not held to a folder: a link anywhere is read. */
         {.path = in_dir("student/out.cu"), .name = "free.cu", .ex = &ex, .kernel = "fx_scale",
@@ -668,12 +674,21 @@ START_TEST(only_a_regular_file_inside_its_folder)
     has(&c[1], want);
     ck_assert_msg(c[2].ok, "%s", c[2].error);
     ck_assert_msg(c[3].ok, "%s", c[3].error);
+    /* Freed, a result is empty, and freeing it again does nothing. */
+    compiled_free(&c[2]);
+    ck_assert_ptr_null(c[2].ptx);
+    ck_assert_ptr_null(c[2].cubin);
+    ck_assert_int_eq(c[2].ok, 0);
+    ck_assert_int_eq(c[2].cubin_size, 0);
+    compiled_free(&c[2]);
     ck_assert_int_eq(c[4].outcome, OUT_MISSING);
     ck_assert_int_eq(c[4].missing, 1);
     ck_assert_str_eq(c[4].error, "cannot read none.cu");
-    ck_assert_msg(c[5].ok, "%s", c[5].error);
+    ck_assert_int_eq(c[5].outcome, OUT_REFUSED);
+    ck_assert_msg(strstr(c[5].error, "leads out of"), "%s", c[5].error);
+    ck_assert_msg(c[6].ok, "%s", c[6].error);
     for (int i = 0; i < N; i++) {
-        if (i != 2 && i != 3 && i != 5) {
+        if (i != 2 && i != 3 && i != 6) {
             ck_assert_ptr_null(c[i].log);
             ck_assert_int_eq(c[i].ok, 0);
         }
