@@ -767,18 +767,22 @@ START_TEST(every_knob_reaches_the_compiler)
     static const char *const names[MAX_KNOBS] = {"KA", "KB", "KC", "KD"};
     for (int k = 0; k < MAX_KNOBS; k++)
         kex.knobs[k] = (knob){.name = names[k], .def = 1, .min = -8, .max = 400};
-    int values[MAX_KNOBS] = {1, 22, 333, -4};
-    compile_job job = {.path = in_dir("knobs.cu"), .ex = &kex, .kernel = "fx_scale",
-                       .knobs = values, .cc = 90};
-    compiled c;
-    compile_files(&job, 1, &c);
-    ck_assert_msg(c.ok, "%s\n%s", c.error, c.log ? c.log : "");
-    compiled_free(&c);
-    values[3] = 4;
-    compile_files(&job, 1, &c);
-    ck_assert_int_eq(c.outcome, OUT_COMPILE_ERROR);
-    ck_assert_ptr_nonnull(strstr(c.log, "knobs"));
-    compiled_free(&c);
+    int values[MAX_KNOBS] = {1, 22, 333, -4}, wrong[MAX_KNOBS] = {1, 22, 333, 4};
+    compile_job jobs[2] = {
+        {.path = in_dir("knobs.cu"), .ex = &kex, .kernel = "fx_scale", .knobs = values, .cc = 90},
+        {.path = in_dir("knobs.cu"), .ex = &kex, .kernel = "fx_scale", .knobs = wrong, .cc = 90},
+    };
+    compiled c[2];
+    compile_files(jobs, 2, c);
+    ck_assert_msg(c[0].ok, "%s\n%s", c[0].error, c[0].log ? c[0].log : "");
+    ck_assert_int_eq(c[1].outcome, OUT_COMPILE_ERROR);
+    ck_assert_ptr_nonnull(strstr(c[1].log, "knobs"));
+    compiled_free(&c[0]);
+    compiled_free(&c[1]);
+    /* One job after two: nothing of the batch before is touched again. */
+    compile_files(&jobs[1], 1, c);
+    ck_assert_int_eq(c[0].outcome, OUT_COMPILE_ERROR);
+    compiled_free(&c[0]);
     remove_dir();
 }
 END_TEST
