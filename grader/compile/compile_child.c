@@ -60,6 +60,7 @@ int compile_child_start(compile_child *c, void (*body)(void *arg, int fd), void 
 {
     memset(c, 0, sizeof *c);
     c->fd = -1;
+    c->max_out = MAX_OUTPUT;
     int p[2];
     if (pipe(p) != 0) {
         snprintf(c->error, sizeof c->error, "pipe failed: %s", strerror(errno));
@@ -159,7 +160,7 @@ void compile_children_wait(compile_child *c, int n, double limit_s)
                 continue;
             compile_child *ch = &c[idx[k]];
             int more = drain(ch);
-            if (more > 0 && ch->len > MAX_OUTPUT) {
+            if (more > 0 && ch->len > ch->max_out) {
                 ch->too_much = 1;
                 finish(ch, 1);
             } else if (more <= 0) {

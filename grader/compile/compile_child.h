@@ -4,8 +4,8 @@
  * NVRTC cannot be interrupted once nvrtcCompileProgram runs, and a runaway
  * `#pragma unroll` or a huge file can keep it busy for minutes and take
  * gigabytes; in a child it can be killed. The child also confines NVRTC
- * (compile_sandbox.h), which cannot be undone, so the grader's own process
- * is never confined. The child must not call CUDA: the grading process that
+ * (compile_sandbox.h) while NVRTC runs, so the grader's own process is
+ * never confined. The child must not call CUDA: the grading process that
  * forks it may hold a CUDA context, and a context does not survive fork. */
 #ifndef GRADER_COMPILE_CHILD_H
 #define GRADER_COMPILE_CHILD_H
@@ -21,14 +21,17 @@ typedef struct compile_child {
     size_t len, cap;
     int status;             /* from waitpid */
     int timed_out;          /* 1: killed at the time limit */
-    int too_much;           /* 1: killed for writing more than the grader keeps */
+    int too_much;           /* 1: killed for writing more than max_out */
+    size_t max_out;         /* the most output kept (256 MB from compile_child_start;
+                               a test may lower it, to reach the bound cheaply) */
     char error[160];        /* why it could not be started, when pid is 0 */
 } compile_child;
 
 /* Fork a child that sets its limits (`mem_bytes` of address space on top
  * of what it inherits, CPU time a little over `limit_s`, no core file), then
  * runs body(arg, fd) with fd the pipe's write end, and exits. Returns 0, or
- * -1 with c->error set. */
+ * -1 with c->error set. A child that writes more than c->max_out bytes (256
+ * MB, more than any PTX and cubin) is stopped. */
 int compile_child_start(compile_child *c, void (*body)(void *arg, int fd), void *arg,
                         double limit_s, size_t mem_bytes);
 

@@ -40,6 +40,11 @@ int sandbox_enter(const char *const *dirs, int ndirs)
     return nroots ? 0 : -1;
 }
 
+void sandbox_leave(void)
+{
+    active = 0;
+}
+
 const char *sandbox_refused(void)
 {
     return refused_path[0] ? refused_path : NULL;

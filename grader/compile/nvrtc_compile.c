@@ -206,6 +206,10 @@ void nvrtc_child_body(void *arg, int fd)
     if (write_all(fd, &w, sizeof w) == 0 && write_all(fd, t->c.log, w.log_len) == 0 &&
         write_all(fd, t->c.ptx, t->c.ptx ? t->c.ptx_size : 0) == 0)
         write_all(fd, t->c.cubin, t->c.cubin ? t->c.cubin_size : 0);
+    /* Sent: nothing more is opened for NVRTC, and the child exits next. An
+     * instrumented build writes its counts on the way out, which the sandbox
+     * would refuse (compile_sandbox.h). */
+    sandbox_leave();
 }
 
 /* n bytes and a NUL (the log and PTX are text; the cubin does not mind). */

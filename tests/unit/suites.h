@@ -52,6 +52,11 @@ Suite *source_scan_suite(void);
 Suite *ptx_text_suite(void);
 Suite *knockout_text_suite(void);
 Suite *diagnose_text_suite(void);
+Suite *compile_child_suite(void);
+Suite *sandbox_suite(void);
+Suite *compile_faults_suite(void);
+Suite *kernel_output_suite(void);
+Suite *cuda_check_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

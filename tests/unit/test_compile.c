@@ -1,8 +1,14 @@
-/* test_compile.c: the ptxas report parser on literal logs, and NVRTC on the
- * small kernels in tests/unit/fixtures/. NVRTC needs no GPU. */
+/* test_compile.c: the ptxas report parser on literal logs, the toolkit's
+ * include folders, and NVRTC on the small kernels in tests/unit/fixtures/.
+ * NVRTC needs no GPU.
+ *
+ *   CK_RUN_SUITE=compile build/tests/unit_tests */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include "compile.h"
+#include <sys/stat.h>
 #include <unistd.h>
+#include "compile.h"
 #include "grade.h"
 #include "mechanism.h"
 #include "suites.h"
@@ -280,6 +286,80 @@ START_TEST(libcuxx_answer_as_student_dir)
 }
 END_TEST
 
+START_TEST(ptxas_report_at_its_edges)
+{
+    resources r = {0};
+    /* Numbers at a line's start, several spaces before their word, a word
+     * at the very end of its line, a word first met without a number. */
+    static const char log[] =
+        "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+        "64 bytes stack frame, 16 bytes spill stores,   24 bytes spill loads\n"
+        "ptxas info    : Used registers 7, then 33 registers, 100 bytes smem";
+    ck_assert_int_eq(parse_ptxas_report(log, "k", &r), 1);
+    ck_assert_int_eq(r.known, 1);
+    ck_assert_int_eq(r.stack_bytes, 64);
+    ck_assert_int_eq(r.spill_stores, 16);
+    ck_assert_int_eq(r.spill_loads, 24);
+    ck_assert_int_eq(r.regs, 33);
+    ck_assert_int_eq(r.smem_static, 100);
+    /* An entry with no "Used" line of its own: the next entry's is not it. */
+    static const char cut[] =
+        "ptxas info    : Compiling entry function 'a' for 'sm_90'\n"
+        "ptxas info    : Function properties for a\n"
+        "ptxas info    : Compiling entry function 'b' for 'sm_90'\n"
+        "ptxas info    : Used 50 registers, 8 bytes smem\n";
+    resources a = {0};
+    ck_assert_int_eq(parse_ptxas_report(cut, "a", &a), 0);
+    ck_assert_int_eq(a.regs, 0);
+    ck_assert_int_eq(parse_ptxas_report(cut, "b", &a), 1);
+    ck_assert_int_eq(a.regs, 50);
+    ck_assert_int_eq(a.smem_static, 8);
+    /* The last entry of a log that ends without a newline. */
+    resources z = {0};
+    ck_assert_int_eq(parse_ptxas_report("Compiling entry function 'z'\nUsed 9 registers", "z",
+                                        &z), 1);
+    ck_assert_int_eq(z.regs, 9);
+}
+END_TEST
+
+START_TEST(the_toolkits_include_folders)
+{
+    /* $CUDA_HOME/include, and its cccl/ when that is a folder; the
+     * toolkit built with otherwise, also for an empty CUDA_HOME. */
+    char top[] = "/tmp/grader-toolkit-XXXXXX", path[200];
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    snprintf(path, sizeof path, "%s/include", top);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    setenv("CUDA_HOME", top, 1);
+    ck_assert_str_eq(cuda_include_dir(), path);
+    const char *dirs[4] = {NULL};
+    ck_assert_int_eq(compile_include_dirs(dirs, 4), 1);
+    ck_assert_str_eq(dirs[0], path);
+    /* cccl/ as a file is not a folder. */
+    snprintf(path, sizeof path, "%s/include/cccl", top);
+    FILE *f = fopen(path, "w");
+    fclose(f);
+    ck_assert_int_eq(compile_include_dirs(dirs, 4), 1);
+    unlink(path);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    ck_assert_int_eq(compile_include_dirs(dirs, 4), 2);
+    ck_assert_str_eq(dirs[1], path);
+    /* No more than asked for. */
+    dirs[0] = dirs[1] = NULL;
+    ck_assert_int_eq(compile_include_dirs(dirs, 1), 1);
+    ck_assert_ptr_null(dirs[1]);
+    ck_assert_int_eq(compile_include_dirs(dirs, 0), 0);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/include", top);
+    rmdir(path);
+    rmdir(top);
+    setenv("CUDA_HOME", "", 1);
+    ck_assert_str_eq(cuda_include_dir(), CUDA_INCLUDE_DEFAULT);
+    unsetenv("CUDA_HOME");
+    ck_assert_str_eq(cuda_include_dir(), CUDA_INCLUDE_DEFAULT);
+}
+END_TEST
+
 Suite *compile_suite(void)
 {
     Suite *s = suite_create("compile");
@@ -287,6 +367,8 @@ Suite *compile_suite(void)
     tcase_add_test(tc, ptxas_entry_with_helper);
     tcase_add_test(tc, ptxas_only_named_entry);
     tcase_add_test(tc, ptxas_kernel_absent);
+    tcase_add_test(tc, ptxas_report_at_its_edges);
+    tcase_add_test(tc, the_toolkits_include_folders);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("target");

@@ -61,6 +61,11 @@ static const struct {
     {.name = "ptx_text", .make = ptx_text_suite},
     {.name = "knockout_text", .make = knockout_text_suite},
     {.name = "diagnose_text", .make = diagnose_text_suite},
+    {.name = "compile_child", .make = compile_child_suite},
+    {.name = "sandbox", .make = sandbox_suite},
+    {.name = "compile_faults", .make = compile_faults_suite},
+    {.name = "kernel_output", .make = kernel_output_suite},
+    {.name = "cuda_check", .make = cuda_check_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

@@ -5,7 +5,12 @@
  * resources records of the JSON reports in
  * grader/calibration/h100-2026-11-23/verify/).
  * "lesson 1": the figures lessons/lesson1-occupancy.md works out from the
- * H100's limits (its CH and SMEM_PAD_KB tables). */
+ * H100's limits (its CH and SMEM_PAD_KB tables).
+ * At the edges: the most threads and registers a block may have, the
+ * shared memory each generation reserves per block, why a block does not
+ * fit, in the calculator's own figures.
+ *
+ *   CK_RUN_SUITE=occupancy build/tests/unit_tests */
 #include <string.h>
 #include "occupancy.h"
 #include "static_check.h"
@@ -101,6 +106,175 @@ START_TEST(unknown_generation)
 }
 END_TEST
 
+/* The facts of two other generations, as cudaGetDeviceProperties gives
+ * them: an A100 (8.0, where the driver starts to reserve 1 KB of shared
+ * memory per block) and a T4 (7.5, which reserves none). */
+static device_facts a100(void)
+{
+    device_facts d;
+    calibration_device(&d);
+    d.cc = 80;
+    d.sm_count = 108;
+    d.smem_per_sm = 167936;
+    d.smem_per_block_optin = 166912;
+    return d;
+}
+
+static device_facts t4(void)
+{
+    device_facts d;
+    calibration_device(&d);
+    d.cc = 75;
+    d.sm_count = 40;
+    d.max_threads_per_sm = 1024;
+    d.max_blocks_per_sm = 16;
+    d.smem_per_sm = 65536;
+    d.smem_per_block_optin = 65536;
+    return d;
+}
+
+static const known edges[] = {
+    {"1024 threads: a block's most", 1024, 16, 0, 0, 2, 100, BOUND_THREADS},
+    {"1 thread", 1, 16, 0, 0, 32, 50, BOUND_BLOCKS},
+    {"32 threads: the SM's 32 blocks bind", 32, 16, 0, 0, 32, 50, BOUND_BLOCKS},
+    {"65 threads: 3 warps a block", 65, 16, 0, 0, 21, 98, BOUND_THREADS},
+    {"255 x 256 fills a block's 65536 registers", 256, 255, 0, 0, 1, 12, BOUND_REGISTERS},
+    {"64 x 1024 fills them too", 1024, 64, 0, 0, 1, 50, BOUND_REGISTERS},
+    {"48 KB of __shared__ arrays", 128, 16, 49152, 0, 4, 25, BOUND_SHARED},
+    {"48 KB dynamic, not opted in", 128, 16, 0, 49152, 4, 25, BOUND_SHARED},
+    {"56 KB dynamic and 1 KB reserved: 4 in 228 KB", 128, 16, 0, 57344, 4, 25, BOUND_SHARED},
+    {"a byte more: 3", 128, 16, 0, 57345, 3, 18, BOUND_SHARED},
+    {"the opt-in maximum less 1 KB", 128, 16, 0, 232448 - 1024, 1, 6, BOUND_SHARED},
+};
+
+START_TEST(figures_at_the_edges_on_h100)
+{
+    device_facts h100;
+    calibration_device(&h100);
+    const known *k = &edges[_i];
+    occupancy o;
+    memset(&o, 0x5a, sizeof o);
+    ck_assert_int_eq(occupancy_compute(&h100, k->threads, k->regs, k->smem_static,
+                                       k->smem_dynamic, &o), 0);
+    ck_assert_msg(o.blocks_per_sm == k->blocks && o.pct == k->pct && o.bound == k->bound,
+                  "%s: %d blocks (%d%%) bound by %s, expected %d (%d%%) by %s", k->what,
+                  o.blocks_per_sm, o.pct, occ_bound_name(o.bound), k->blocks, k->pct,
+                  occ_bound_name(k->bound));
+    ck_assert_str_eq(o.why, "");
+}
+END_TEST
+
+START_TEST(the_shared_memory_each_generation_reserves)
+{
+    occupancy o;
+    /* An A100 reserves 1 KB a block: 167936 / (33536 + 1024) = 4.86. */
+    device_facts d = a100();
+    ck_assert_int_eq(occupancy_compute(&d, 128, 16, 0, 33536, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 4);
+    ck_assert_int_eq(occupancy_compute(&d, 128, 16, 0, 32512, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 5);
+    /* A T4 none: 64 KB hold four blocks of 16 KB. */
+    d = t4();
+    ck_assert_int_eq(occupancy_compute(&d, 128, 16, 16384, 0, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 4);
+    ck_assert_int_eq(o.pct, 50);
+    ck_assert_int_eq(o.bound, BOUND_SHARED);
+    ck_assert_int_eq(occupancy_compute(&d, 256, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 4);
+    ck_assert_int_eq(o.pct, 100);
+}
+END_TEST
+
+START_TEST(a_block_uses_one_barrier)
+{
+    /* From Hopper on, the calculator counts the block barriers a block
+     * uses (__syncthreads: one); on a 12.0 GPU (an RTX 5090) there are as
+     * many as resident blocks, so one each leaves its 24 blocks. */
+    device_facts d;
+    calibration_device(&d);
+    d.cc = 120;
+    d.sm_count = 170;
+    d.max_threads_per_sm = 1536;
+    d.smem_per_sm = 102400;
+    d.smem_per_block_optin = 101376;
+    occupancy o;
+    ck_assert_int_eq(occupancy_compute(&d, 32, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 24);
+    ck_assert_int_eq(o.pct, 50);
+    ck_assert_int_eq(o.bound, BOUND_BLOCKS);
+    ck_assert_int_eq(occupancy_compute(&d, 64, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.blocks_per_sm, 24);
+    ck_assert_int_eq(o.pct, 100);
+}
+END_TEST
+
+START_TEST(why_a_block_does_not_fit)
+{
+    device_facts h100;
+    calibration_device(&h100);
+    occupancy o;
+    ck_assert_int_eq(occupancy_compute(&h100, 1025, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.bound, BOUND_NO_FIT);
+    ck_assert_int_eq(o.blocks_per_sm, 0);
+    ck_assert_int_eq(o.pct, 0);
+    ck_assert_str_eq(o.why, "a block of 1025 threads is more than the 1024 a block may have");
+    ck_assert_int_eq(occupancy_compute(&h100, 1024, 65, 0, 0, &o), 0);
+    ck_assert_str_eq(o.why, "1024 threads x 65 registers is more than the 65536 registers a "
+                            "block may have");
+    /* Without opting in (dynamic memory up to 48 KB), 48 KB a block. */
+    ck_assert_int_eq(occupancy_compute(&h100, 128, 16, 1024, 49152, &o), 0);
+    ck_assert_int_eq(o.bound, BOUND_NO_FIT);
+    ck_assert_str_eq(o.why, "a block asks for 50176 bytes of shared memory; a block may have "
+                            "at most 49152");
+    ck_assert_int_eq(occupancy_compute(&h100, 128, 16, 49153, 0, &o), 0);
+    ck_assert_str_eq(o.why, "a block asks for 49153 bytes of shared memory; a block may have "
+                            "at most 49152");
+    /* Opted in: the GPU's maximum. */
+    ck_assert_int_eq(occupancy_compute(&h100, 128, 16, 0, 228 << 10, &o), 0);
+    ck_assert_str_eq(o.why, "a block asks for 233472 bytes of shared memory; a block may have "
+                            "at most 232448");
+    /* A GPU whose SM holds fewer threads than the block has. */
+    device_facts small = h100;
+    small.max_threads_per_sm = 512;
+    ck_assert_int_eq(occupancy_compute(&small, 1024, 16, 0, 0, &o), 0);
+    ck_assert_int_eq(o.bound, BOUND_NO_FIT);
+    ck_assert_str_eq(o.why, "no block fits on an SM");
+}
+END_TEST
+
+START_TEST(no_threads_no_figure)
+{
+    device_facts h100;
+    calibration_device(&h100);
+    occupancy o;
+    for (int t = -1; t <= 0; t++) {
+        memset(&o, 0x5a, sizeof o);
+        ck_assert_int_eq(occupancy_compute(&h100, t, 16, 0, 0, &o), -1);
+        ck_assert_int_eq(o.blocks_per_sm, 0);
+        ck_assert_int_eq(o.pct, 0);
+        ck_assert_int_eq(o.bound, BOUND_UNKNOWN);
+        ck_assert_str_eq(o.why, "");
+    }
+    /* A generation the calculator does not know: out is zeroed. */
+    h100.cc = 20;
+    memset(&o, 0x5a, sizeof o);
+    ck_assert_int_eq(occupancy_compute(&h100, 128, 16, 0, 0, &o), -1);
+    ck_assert_int_eq(o.bound, BOUND_UNKNOWN);
+    ck_assert_int_eq(o.pct, 0);
+}
+END_TEST
+
+START_TEST(what_binds_in_words)
+{
+    ck_assert_str_eq(occ_bound_name(BOUND_THREADS), "the SM's thread slots");
+    ck_assert_str_eq(occ_bound_name(BOUND_BLOCKS), "the SM's limit on resident blocks");
+    ck_assert_str_eq(occ_bound_name(BOUND_REGISTERS), "registers");
+    ck_assert_str_eq(occ_bound_name(BOUND_SHARED), "shared memory");
+    ck_assert_str_eq(occ_bound_name(BOUND_NO_FIT), "a block that does not fit");
+    ck_assert_str_eq(occ_bound_name(BOUND_UNKNOWN), "unknown");
+}
+END_TEST
+
 Suite *occupancy_suite(void)
 {
     Suite *s = suite_create("occupancy");
@@ -108,6 +282,12 @@ Suite *occupancy_suite(void)
     tcase_add_loop_test(tc, known_figures_on_h100, 0, (int)(sizeof figures / sizeof *figures));
     tcase_add_test(tc, blocks_that_do_not_fit);
     tcase_add_test(tc, unknown_generation);
+    tcase_add_loop_test(tc, figures_at_the_edges_on_h100, 0, (int)(sizeof edges / sizeof *edges));
+    tcase_add_test(tc, the_shared_memory_each_generation_reserves);
+    tcase_add_test(tc, a_block_uses_one_barrier);
+    tcase_add_test(tc, why_a_block_does_not_fit);
+    tcase_add_test(tc, no_threads_no_figure);
+    tcase_add_test(tc, what_binds_in_words);
     suite_add_tcase(s, tc);
     return s;
 }
