@@ -46,6 +46,7 @@ static const struct {
     {.name = "rules_bounds", .make = rules_bounds_suite},
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
+    {.name = "report_lines", .make = report_lines_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
