@@ -47,6 +47,7 @@ static const struct {
     {.name = "options", .make = options_suite},
     {.name = "folders", .make = folders_suite},
     {.name = "report_lines", .make = report_lines_suite},
+    {.name = "grade_parts", .make = grade_parts_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
