@@ -48,6 +48,7 @@ static const struct {
     {.name = "folders", .make = folders_suite},
     {.name = "report_lines", .make = report_lines_suite},
     {.name = "grade_parts", .make = grade_parts_suite},
+    {.name = "grade_words", .make = grade_words_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
