@@ -162,17 +162,18 @@ static struct knocked_kernel {
     const host_module *m;
     long long delta;
     unsigned long long span;
+    int max_regs;
 } knocked[HOST_MAX_MODULES];
 
 static int host_load_ptx(const compiled *c, const char *ptx, int max_regs, const char *name,
                          kernel *k, char *log, size_t len)
 {
-    (void)max_regs;
     int o = host_load(c, name, k, log, len), i, kind;
     if (o)
         return o;
     memcpy(&i, c->cubin, sizeof i);
     knocked[i].m = &modules[i];
+    knocked[i].max_regs = max_regs;
     if (sscanf(ptx, "// knockout %d delta %lld span %llu", &kind, &knocked[i].delta,
                &knocked[i].span) != 3)
         knocked[i].delta = 0, knocked[i].span = 0;
@@ -274,7 +275,8 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
     host_limits(k, &kl);
     char why[512];
     unsigned threads = I->block[0] * I->block[1] * I->block[2];
-    if (launch_limit_broken(&kl, threads, I->dyn_smem, &host_dev, why, sizeof why)) {
+    if (m->refused ||
+        launch_limit_broken(&kl, threads, I->dyn_smem, &host_dev, why, sizeof why)) {
         L.status = LAUNCH_REFUSED;
         snprintf(L.error, sizeof L.error, "%s", cudaGetErrorName(cudaErrorLaunchOutOfResources));
         return L;
@@ -289,6 +291,7 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
         const struct knocked_kernel *kk = k->fn;
         c.delta = kk->delta;
         c.span = (unsigned *)(uintptr_t)kk->span;
+        c.max_regs = kk->max_regs;
         if (m->knocked)
             fn = m->knocked;
     }

@@ -27,6 +27,8 @@ typedef struct host_call {
                                   many bytes after A's; 0 for the kernel itself */
     unsigned *span;            /* KNOCK_SHARED's counters (lowest, highest shared
                                   address written with data); NULL otherwise */
+    int max_regs;              /* a knock-out copy: the register cap load_ptx was given
+                                  (0: none); 0 for the kernel itself */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);
@@ -50,6 +52,9 @@ typedef struct host_module {
     int max_threads;           /* __launch_bounds__; 0: the GPU's 1024 */
     const char *compile_log;   /* set: the file does not compile, NVRTC said this */
     const char *load_log;      /* set: loading fails, the loader said this */
+    int refused;               /* 1: every launch is refused (out of resources) although
+                                  the limits allow it, as a GPU may refuse for a reason
+                                  its limits do not show */
     host_global globals[MAX_CONSTS];
 } host_module;
 

@@ -237,6 +237,49 @@ START_TEST(hangs_and_deaths)
 }
 END_TEST
 
+/* ---- refused launches --------------------------------------------------- */
+
+/* t_axpy launched in blocks of 8 x 4 x 2 threads with 512 bytes of
+ * dynamic shared memory (the host "kernel" ignores the geometry). */
+static void cube_build(instance *I, size_t n, const int *knobs, const device_facts *dev)
+{
+    axpy_build(I, n, knobs, dev);
+    inst_launch(I, (unsigned)((n + 63) / 64), 1, 1, 8, 4, 2, 512);
+}
+
+START_TEST(refused_launches)
+{
+    exercise ex = t_axpy;
+    ex.build = cube_build;
+    result r;
+    use_kernels(&ex, axpy_timed);
+    host_module m = student_module(&ex, axpy_timed);
+    m.max_threads = 32;
+    host_add(&m);
+    grade(&ex, &r);
+    said("refused-bounds", &r, OUT_RESOURCES,
+        "While running your kernel at size 1: the GPU refused the launch "
+        "(cudaErrorLaunchOutOfResources). Threads: the launch has 64 threads per block, "
+        "but this kernel can run at most 32: its __launch_bounds__ allows fewer threads than "
+        "the exercise launches. Raise the first number of __launch_bounds__ to at least 64.");
+    detail("refused-bounds", &r, "failing call: cudaLaunchKernel (cudaErrorLaunchOutOfResources)");
+    /* Refused within every limit the device reports: the grader's own
+     * account of what the block asked for. */
+    m.max_threads = 0;
+    m.refused = 1;
+    m.res.regs = 40;
+    m.res.smem_static = 1024;
+    host_add(&m);
+    grade(&ex, &r);
+    said("refused-anyway", &r, OUT_RESOURCES,
+        "While running your kernel at size 1: the GPU refused the launch "
+        "(cudaErrorLaunchOutOfResources). The block asks for 64 threads, "
+        "40 registers per thread, "
+        "1024 bytes of static and 512 bytes of dynamic shared memory: one of these is more "
+        "than this GPU or this kernel allows.");
+}
+END_TEST
+
 /* ---- Correctness: every finding with its numbers ------------------------- */
 
 static void under_by_five(host_call *c)
@@ -697,6 +740,7 @@ Suite *grade_words_suite(void)
     tcase_add_test(tc, course_files_that_do_not_build);
     tcase_add_test(tc, modules_that_do_not_load);
     tcase_add_test(tc, hangs_and_deaths);
+    tcase_add_test(tc, refused_launches);
     tcase_add_test(tc, correctness_findings);
     tcase_add_test(tc, course_findings_are_the_course_bug);
     tcase_add_test(tc, constant_findings);
