@@ -172,6 +172,12 @@ static int host_load_ptx(const compiled *c, const char *ptx, int max_regs, const
     if (o)
         return o;
     memcpy(&i, c->cubin, sizeof i);
+    if (modules[i].knocked_log) {
+        snprintf(log, len, "cudaLibraryLoadData: %s (%s). This means %s\n%s",
+                 cudaGetErrorName(cudaErrorInvalidPtx), cudaGetErrorString(cudaErrorInvalidPtx),
+                 cuda_error_meaning(cudaErrorInvalidPtx), modules[i].knocked_log);
+        return cuda_error_outcome(cudaErrorInvalidPtx);
+    }
     knocked[i].m = &modules[i];
     knocked[i].max_regs = max_regs;
     if (sscanf(ptx, "// knockout %d delta %lld span %llu", &kind, &knocked[i].delta,

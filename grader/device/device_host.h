@@ -52,6 +52,8 @@ typedef struct host_module {
     int max_threads;           /* __launch_bounds__; 0: the GPU's 1024 */
     const char *compile_log;   /* set: the file does not compile, NVRTC said this */
     const char *load_log;      /* set: loading fails, the loader said this */
+    const char *knocked_log;   /* set: loading its knock-out copy (load_ptx) fails, the
+                                  loader said this; the module itself loads */
     int refused;               /* 1: every launch is refused (out of resources) although
                                   the limits allow it, as a GPU may refuse for a reason
                                   its limits do not show */

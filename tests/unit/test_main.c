@@ -49,6 +49,7 @@ static const struct {
     {.name = "report_lines", .make = report_lines_suite},
     {.name = "grade_parts", .make = grade_parts_suite},
     {.name = "grade_words", .make = grade_words_suite},
+    {.name = "knockout_run", .make = knockout_run_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
