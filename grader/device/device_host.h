@@ -75,6 +75,10 @@ int host_add(const host_module *m);
 void host_set_device(const device_facts *dev, double copy_gbps);
 /* The latency the backend reports, in ns (0: could not be measured). */
 void host_set_latency(double ns);
+/* Die (SIGSEGV) in the first operation of the backend made while grading
+ * is at `stage` (result.stage, as set_stage wrote it); NULL or "": never.
+ * So a test can see which stage a crash is placed in. */
+void host_crash_in(const char *stage);
 
 /* What the backend was asked to do, for tests that count. */
 typedef struct host_counts {

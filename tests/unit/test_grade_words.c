@@ -237,6 +237,57 @@ START_TEST(hangs_and_deaths)
 }
 END_TEST
 
+/* ---- where a stop is placed --------------------------------------------- */
+
+/* Each stage grading goes through, as a crash there names it: the backend
+ * dies in its first operation at that stage. */
+START_TEST(each_stage_is_named)
+{
+    static const char *const stages[] = {
+        "looking for a GPU",
+        "compiling the three versions",
+        "loading the baseline onto the GPU",
+        "loading your kernel onto the GPU",
+        "loading the reference solution onto the GPU",
+        "reading the resources of the baseline",
+        "reading the resources of the reference solution",
+        "measuring the GPU's copy bandwidth",
+        "measuring the GPU's device-memory latency",
+        "building the inputs of size 1",
+        "building the inputs of size 1000",
+        "running your kernel at size 100",
+        "running the baseline at size 1000",
+        "checking the reference solution at size 100",
+        "reading back the output of your kernel (size 1000)",
+        "copying timing input set 1 to the GPU",
+        "copying timing input set 2 to the GPU",
+        "warming up your kernel",
+        "warming up the reference solution",
+        "timing the baseline (input set 1)",
+        "timing your kernel (input set 2)",
+        "checking the inputs of timing input set 1",
+        "checking the inputs of timing input set 2",
+        "checking your kernel after timing (input set 2)",
+        "checking the baseline after timing (input set 1)",
+        "reading back the output of the reference solution (size 1)",
+    };
+    exercise ex = t_axpy;
+    ex.latency_bound = 1;
+    for (size_t i = 0; i < sizeof stages / sizeof stages[0]; i++) {
+        result r;
+        use_kernels(&ex, axpy_timed);
+        host_crash_in(stages[i]);
+        grade(&ex, &r);
+        char want[512];
+        snprintf(want, sizeof want, "The grading process died from signal 11 (Segmentation "
+                 "fault) while %s. Run it again with SANITIZE=1 to look for bad memory "
+                 "accesses.", stages[i]);
+        ck_assert_msg(r.outcome == OUT_CRASH, "%s: %s", stages[i], r.message);
+        ck_assert_str_eq(r.message, want);
+    }
+}
+END_TEST
+
 /* ---- refused launches --------------------------------------------------- */
 
 /* t_axpy launched in blocks of 8 x 4 x 2 threads with 512 bytes of
@@ -741,6 +792,7 @@ Suite *grade_words_suite(void)
     tcase_add_test(tc, modules_that_do_not_load);
     tcase_add_test(tc, hangs_and_deaths);
     tcase_add_test(tc, refused_launches);
+    tcase_add_test(tc, each_stage_is_named);
     tcase_add_test(tc, correctness_findings);
     tcase_add_test(tc, course_findings_are_the_course_bug);
     tcase_add_test(tc, constant_findings);

@@ -435,6 +435,28 @@ START_TEST(checks_share_one_run)
 }
 END_TEST
 
+/* A stop during the knock-out run names it. */
+START_TEST(knockout_stage_is_named)
+{
+    exercise ex = exercise_of((mech_check)CHECK(CHECK_PTX_HAS, "cp.async", 0, KNOCK_ASYNC));
+    use_kernels(&ex, plain);
+    host_module m = student_module(&ex, plain);
+    m.ptx = async_ptx;
+    m.knocked = carries_all;
+    ck_assert_int_eq(host_add(&m), 0);
+    host_crash_in("running a copy of student whose its asynchronous copies (cp.async) read "
+                  "other inputs");
+    builds_at_largest = 0;
+    result r;
+    grade_host(&ex, 0, &r);
+    ck_assert_int_eq(r.outcome, OUT_CRASH);
+    ck_assert_str_eq(r.message, "The grading process died from signal 11 (Segmentation fault) "
+                     "while running a copy of student whose its asynchronous copies (cp.async) "
+                     "read other inputs. Run it again with SANITIZE=1 to look for bad memory "
+                     "accesses.");
+}
+END_TEST
+
 Suite *knockout_run_suite(void)
 {
     Suite *s = suite_create("knockout_run");
@@ -447,6 +469,7 @@ Suite *knockout_run_suite(void)
     tcase_add_test(tc, shared_buffer_span);
     tcase_add_test(tc, prefetch_thresholds);
     tcase_add_test(tc, checks_share_one_run);
+    tcase_add_test(tc, knockout_stage_is_named);
     suite_add_tcase(s, tc);
     return s;
 }
