@@ -17,6 +17,7 @@
 #include <cuda_runtime_api.h>
 #include <signal.h>
 #include <stdio.h>
+#include <sys/resource.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -285,6 +286,40 @@ START_TEST(each_stage_is_named)
         ck_assert_msg(r.outcome == OUT_CRASH, "%s: %s", stages[i], r.message);
         ck_assert_str_eq(r.message, want);
     }
+}
+END_TEST
+
+/* ---- no memory ---------------------------------------------------------- */
+
+/* Let this process map at most 1 MiB more than it has now. */
+static void limit_memory(void)
+{
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%lu", &pages) != 1)
+        _exit(99);
+    fclose(f);
+    rlim_t now = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+    struct rlimit rl = {.rlim_cur = now + (1u << 20), .rlim_max = RLIM_INFINITY};
+    setrlimit(RLIMIT_AS, &rl);
+}
+
+/* The student's first launch leaves the grader no memory for the buffer
+ * it reads inputs back in. */
+static void starves(host_call *c)
+{
+    axpy_timed(c);
+    limit_memory();
+}
+
+START_TEST(no_memory_to_check_the_inputs)
+{
+    result r;
+    use_kernels(&t_axpy, starves);
+    grade(&t_axpy, &r);
+    said("no-memory-inputs", &r, OUT_INTERNAL,
+        "The grader had no memory for the 8 MiB it reads inputs back in, "
+        "so it could not check whether your kernel changed them.");
 }
 END_TEST
 
@@ -793,6 +828,7 @@ Suite *grade_words_suite(void)
     tcase_add_test(tc, hangs_and_deaths);
     tcase_add_test(tc, refused_launches);
     tcase_add_test(tc, each_stage_is_named);
+    tcase_add_test(tc, no_memory_to_check_the_inputs);
     tcase_add_test(tc, correctness_findings);
     tcase_add_test(tc, course_findings_are_the_course_bug);
     tcase_add_test(tc, constant_findings);

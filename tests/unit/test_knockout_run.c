@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include "child.h"
 #include "knockout.h"
 #include "pipeline.h"
@@ -399,6 +401,34 @@ START_TEST(prefetch_thresholds)
 }
 END_TEST
 
+/* The knocked copy leaves the grader no memory for the census of the
+ * prefetched lines: the grader's fault, said so. */
+static void starves(host_call *c)
+{
+    marks(c);
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    if (!f || fscanf(f, "%lu", &pages) != 1)
+        _exit(99);
+    fclose(f);
+    rlim_t now = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+    struct rlimit rl = {.rlim_cur = now + (1u << 20), .rlim_max = RLIM_INFINITY};
+    setrlimit(RLIMIT_AS, &rl);
+}
+
+START_TEST(no_memory_for_the_census)
+{
+    fetch_lines = 1000, load_lines = 0, ahead_lines = 0;
+    exercise ex = exercise_of((mech_check)CHECK(CHECK_PTX_HAS, "prefetch.global.L2", 0,
+                                                KNOCK_PREFETCH));
+    result r;
+    grade_with(&ex, prefetch_ptx, starves, &r);
+    ck_assert_int_eq(r.outcome, OUT_INTERNAL);
+    ck_assert_str_eq(r.message, "The grader ran out of memory for the knock-out run's census "
+                     "of prefetched lines.");
+}
+END_TEST
+
 /* ---- several checks ------------------------------------------------------- */
 
 /* Two checks of one kind share one run; a check that already fails, or
@@ -468,6 +498,7 @@ Suite *knockout_run_suite(void)
     tcase_add_test(tc, copy_register_cap);
     tcase_add_test(tc, shared_buffer_span);
     tcase_add_test(tc, prefetch_thresholds);
+    tcase_add_test(tc, no_memory_for_the_census);
     tcase_add_test(tc, checks_share_one_run);
     tcase_add_test(tc, knockout_stage_is_named);
     suite_add_tcase(s, tc);
