@@ -4,7 +4,9 @@
  * capital letter (core/child_fail.c), reading and writing a file whole
  * (core/fileio.c), the noise band's edges (core/stats.c), and the guards,
  * poison and input check around a kernel's buffers on the host backend
- * (grade/buffers.c).
+ * (grade/buffers.c), and the grading child's own process (grade/child.c):
+ * what a timeout kills, that it dies with its parent, that nothing is
+ * left behind, and what happens when the shared result cannot be mapped.
  *
  *   CK_RUN_SUITE=grade_parts build/tests/unit_tests */
 #include <errno.h>
@@ -15,11 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "buffers.h"
+#include "child.h"
 #include "child_fail.h"
 #include "fileio.h"
 #include "pipeline.h"
@@ -573,6 +577,143 @@ START_TEST(changed_inputs_are_found)
 }
 END_TEST
 
+/* ---- child.c ------------------------------------------------------------ */
+
+static int pid_pipe[2];
+
+/* The kernel reports its process (or a process it starts) and never ends. */
+static void report_and_stay(host_call *c, int spawn)
+{
+    (void)c;
+    pid_t me = getpid();
+    if (spawn) {
+        pid_t g = fork();
+        if (g == 0) {
+            me = getpid();
+            if (write(pid_pipe[1], &me, sizeof me) != sizeof me)
+                _exit(1);
+            for (;;)
+                pause();
+        }
+    } else if (write(pid_pipe[1], &me, sizeof me) != sizeof me) {
+        _exit(1);
+    }
+    for (;;)
+        pause();
+}
+static void stays(host_call *c) { report_and_stay(c, 0); }
+static void spawns_and_stays(host_call *c) { report_and_stay(c, 1); }
+
+/* Gone, or a zombie waiting for its reaper: dead either way. */
+static int dead(pid_t pid)
+{
+    char path[64], stat[256];
+    snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 1;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = 0;
+    const char *close_paren = strrchr(stat, ')');
+    return close_paren && close_paren[2] == 'Z';
+}
+
+static int dies_soon(pid_t pid)
+{
+    for (int i = 0; i < 300 && !dead(pid); i++)
+        usleep(10000);
+    return dead(pid);
+}
+
+static pid_t read_pid(void)
+{
+    pid_t pid = 0;
+    ck_assert_int_eq(read(pid_pipe[0], &pid, sizeof pid), (int)sizeof pid);
+    return pid;
+}
+
+/* A timeout kills everything the child started, and leaves no child of
+ * the caller behind. */
+START_TEST(timeout_kills_the_whole_group)
+{
+    ck_assert_int_eq(pipe(pid_pipe), 0);
+    use_kernels(&t_axpy, spawns_and_stays);
+    int knobs[MAX_KNOBS] = {0};
+    grade_opts o = host_opts();
+    result r;
+    grade_in_child(&t_axpy, knobs, &o, 0.5, &r);
+    ck_assert_int_eq(r.outcome, OUT_HANG);
+    pid_t g = read_pid();
+    int ok = dies_soon(g);
+    if (!ok)
+        kill(g, SIGKILL);
+    ck_assert_msg(ok, "the process the kernel started outlived the timeout");
+    /* The child itself was waited for: no zombie is left to the caller. */
+    errno = 0;
+    ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+    ck_assert_int_eq(errno, ECHILD);
+    close(pid_pipe[0]);
+    close(pid_pipe[1]);
+}
+END_TEST
+
+/* When the process that started grading dies (make watch stopped), the
+ * grading child dies with it. */
+START_TEST(child_dies_with_its_parent)
+{
+    ck_assert_int_eq(pipe(pid_pipe), 0);
+    pid_t middle = fork();
+    ck_assert_int_ge(middle, 0);
+    if (middle == 0) {
+        use_kernels(&t_axpy, stays);
+        int knobs[MAX_KNOBS] = {0};
+        grade_opts o = host_opts();
+        result r;
+        grade_in_child(&t_axpy, knobs, &o, 30, &r);
+        _exit(0);
+    }
+    pid_t child = read_pid();
+    kill(middle, SIGKILL);
+    waitpid(middle, NULL, 0);
+    int ok = dies_soon(child);
+    if (!ok)
+        kill(child, SIGKILL);
+    ck_assert_msg(ok, "the grading child outlived the process that started it");
+    close(pid_pipe[0]);
+    close(pid_pipe[1]);
+}
+END_TEST
+
+/* No memory to share a result: INTERNAL, said, and nothing else set. */
+START_TEST(no_shared_result)
+{
+    result r;
+    memset(&r, 0x5a, sizeof r);
+    use_kernels(&t_axpy, stays);
+    int knobs[MAX_KNOBS] = {0};
+    grade_opts o = host_opts();
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    struct rlimit old, rl;
+    getrlimit(RLIMIT_AS, &old);
+    rl = old;
+    rl.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE);
+    setrlimit(RLIMIT_AS, &rl);
+    grade_in_child(&t_axpy, knobs, &o, 5, &r);
+    setrlimit(RLIMIT_AS, &old);
+    ck_assert_int_eq(r.outcome, OUT_INTERNAL);
+    ck_assert_str_eq(r.message, "mmap failed: Cannot allocate memory");
+    ck_assert_int_eq(r.stopped, 0);
+    ck_assert_int_eq(r.timed, 0);
+    ck_assert_str_eq(r.detail, "");
+    ck_assert_str_eq(r.gpu, "");
+}
+END_TEST
+
 Suite *grade_parts_suite(void)
 {
     Suite *s = suite_create("grade_parts");
@@ -598,6 +739,11 @@ Suite *grade_parts_suite(void)
     tcase_add_test(tc, scalar_arguments);
     tcase_add_test(tc, guard_damage_is_placed);
     tcase_add_test(tc, changed_inputs_are_found);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("child");
+    tcase_add_test(tc, timeout_kills_the_whole_group);
+    tcase_add_test(tc, child_dies_with_its_parent);
+    tcase_add_test(tc, no_shared_result);
     suite_add_tcase(s, tc);
     return s;
 }
