@@ -51,6 +51,7 @@ static const struct {
     {.name = "grade_words", .make = grade_words_suite},
     {.name = "knockout_run", .make = knockout_run_suite},
     {.name = "grade_timing", .make = grade_timing_suite},
+    {.name = "reference_parts", .make = reference_parts_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
