@@ -429,6 +429,7 @@ START_TEST(buffers_laid_out_with_guards)
         ck_assert_uint_eq(a->bytes, I.bufs[b].count * (I.bufs[b].type == ELEM_F64 ? 8 : 4));
         ck_assert_int_eq(a->owned, 1);
         ck_assert_ptr_eq((char *)a->base + GUARD_BYTES, a->ptr);
+        ck_assert_uint_eq((uintptr_t)a->ptr % 16, 0);     /* a vector load's alignment */
         const unsigned char *lo = a->base, *hi = (const unsigned char *)a->ptr + a->bytes;
         for (size_t i = 0; i < GUARD_BYTES; i++)
             ck_assert(lo[i] == GUARD_BYTE && hi[i] == GUARD_BYTE);
