@@ -52,6 +52,7 @@ static const struct {
     {.name = "knockout_run", .make = knockout_run_suite},
     {.name = "grade_timing", .make = grade_timing_suite},
     {.name = "reference_parts", .make = reference_parts_suite},
+    {.name = "nogpu_parts", .make = nogpu_parts_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
