@@ -382,6 +382,10 @@ START_TEST(noise_band_edges)
     /* The floor's arithmetic: 1.3 GB in 1 ms at 1000 GB/s. */
     ck_assert_double_eq_tol(physical_floor_ms(2.6e9, 2000), 1.0, 1e-12);
     ck_assert_double_eq(physical_floor_ms(-1, 1000), 0);
+    /* Known numbers under 1 are numbers all the same. */
+    ck_assert_double_eq_tol(physical_floor_ms(0.65, 1.0), 0.5e-6, 1e-18);
+    ck_assert_double_eq_tol(physical_floor_ms(2.6e9, 0.5), 4000, 1e-9);
+    ck_assert_double_eq_tol(bytes_in_flight_per_sm(0.5, 0.5, 1), 0.25, 1e-12);
     ck_assert_double_eq(physical_floor_ms(1e9, NAN), 0);
     ck_assert_double_eq(bytes_in_flight_per_sm(1000, 500, -1), 0);
     ck_assert_double_eq_tol(bytes_in_flight_per_sm(1000, 500, 1), 500000, 1e-9);
