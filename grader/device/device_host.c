@@ -161,7 +161,6 @@ static void host_compile(const compile_job *jobs, int n, compiled *out)
 static int host_load(const compiled *c, const char *name, kernel *k, char *log, size_t len)
 {
     at_work();
-    (void)name;
     int i;
     memcpy(&i, c->cubin, sizeof i);
     memset(k, 0, sizeof *k);
@@ -170,6 +169,15 @@ static int host_load(const compiled *c, const char *name, kernel *k, char *log, 
                  cudaGetErrorName(cudaErrorInvalidPtx), cudaGetErrorString(cudaErrorInvalidPtx),
                  cuda_error_meaning(cudaErrorInvalidPtx), modules[i].load_log);
         return cuda_error_outcome(cudaErrorInvalidPtx);
+    }
+    /* The entry point asked for must be the module's, as for
+     * cudaLibraryGetKernel. */
+    if (strcmp(name, modules[i].kernel)) {
+        snprintf(log, len, "cudaLibraryGetKernel: %s (%s). This means %s\n",
+                 cudaGetErrorName(cudaErrorSymbolNotFound),
+                 cudaGetErrorString(cudaErrorSymbolNotFound),
+                 cuda_error_meaning(cudaErrorSymbolNotFound));
+        return cuda_error_outcome(cudaErrorSymbolNotFound);
     }
     k->lib = &modules[i];
     k->fn = &modules[i];

@@ -5,6 +5,8 @@
  * measure and the bar, whether the reference clears it, exactly at the
  * line included). The host backend's times are simulated, so a round of
  * a second costs no second. test_verdicts.c holds the verdicts they lead to.
+ * And the other facts grade.c records: the knobs, Nsight Compute's counts,
+ * the resources (read at the smallest size), each version's entry point.
  *
  *   CK_RUN_SUITE=grade_timing build/tests/unit_tests */
 #include <math.h>
@@ -135,6 +137,71 @@ START_TEST(reference_exactly_at_the_bar)
 }
 END_TEST
 
+/* ---- the other facts ---------------------------------------------------- */
+
+/* Blocks of 32 threads at the smallest size, of the knob's elsewhere. */
+static void shaped_build(instance *I, size_t n, const int *knobs, const device_facts *dev)
+{
+    axpy_build(I, n, knobs, dev);
+    if (n == 1)
+        inst_launch(I, 1, 1, 1, 32, 1, 1, 0);
+}
+
+START_TEST(facts_grading_records)
+{
+    exercise ex = t_axpy;
+    ex.build = shaped_build;
+    ms_of[V_BASELINE] = 0.04, ms_of[V_STUDENT] = 0.01, ms_of[V_SOLUTION] = 0.01;
+    use_three(&ex, base_k, ref_k, stu_k);
+    int knobs[MAX_KNOBS] = {128, 0, 0, 0};
+    grade_opts o = host_opts();
+    result r;
+    grade_in_child(&ex, knobs, &o, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_PASS);
+    ck_assert_int_eq(r.knobs[0], 128);
+    ck_assert_uint_eq(r.seed, 42);
+    /* Resources at the smallest size: one warp a block, so 32 blocks (the
+     * most an SM holds) of 1 warp of 64: 50%. At 128 threads it would be
+     * 100%. */
+    ck_assert_int_eq(r.res[V_STUDENT].blocks_per_sm, 32);
+    ck_assert_int_eq(r.res[V_STUDENT].occupancy_pct, 50);
+    ck_assert_int_eq(r.res[V_BASELINE].regs, 16);
+    ck_assert_int_eq(r.res[V_SOLUTION].regs, 32);
+
+    /* Nsight Compute's counts reach the verdict. */
+    ex = t_axpy;
+    ex.ncu_no_bank_conflicts = 1;
+    use_three(&ex, base_k, ref_k, stu_k);
+    ncu_evidence ncu = {.read = 1, .conflicts = {0, 90000, 100}};
+    o.ncu = &ncu;
+    grade_in_child(&ex, knobs, &o, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_MECHANISM);
+    ck_assert_int_eq(r.ncu.read, 1);
+    ck_assert_double_eq(r.ncu.conflicts[V_STUDENT], 90000);
+    o.ncu = NULL;
+    grade_in_child(&ex, knobs, &o, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_PASS);
+    ck_assert_int_eq(r.ncu.read, 0);
+}
+END_TEST
+
+/* The reference's own entry point, where it has one; the others keep the
+ * exercise's. */
+START_TEST(each_version_loads_its_entry_point)
+{
+    exercise ex = t_axpy;
+    ex.reference_kernel = "axpy_ref";
+    ms_of[V_BASELINE] = 0.04, ms_of[V_STUDENT] = 0.01, ms_of[V_SOLUTION] = 0.01;
+    use_three(&ex, base_k, ref_k, stu_k);
+    host_module m = solution_module(&ex, ref_k);
+    m.kernel = "axpy_ref";
+    ck_assert_int_eq(host_add(&m), 0);
+    result r;
+    grade_host(&ex, 0, &r);
+    ck_assert_msg(r.outcome == OUT_PASS, "%s: %s", outcome_word(r.outcome), r.message);
+}
+END_TEST
+
 Suite *grade_timing_suite(void)
 {
     Suite *s = suite_create("grade_timing");
@@ -143,6 +210,8 @@ Suite *grade_timing_suite(void)
     tcase_add_test(tc, rounds_fill_the_budget);
     tcase_add_test(tc, what_is_recorded);
     tcase_add_test(tc, reference_exactly_at_the_bar);
+    tcase_add_test(tc, facts_grading_records);
+    tcase_add_test(tc, each_version_loads_its_entry_point);
     suite_add_tcase(s, tc);
     return s;
 }
