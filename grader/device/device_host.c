@@ -19,6 +19,7 @@ static int have_dev;
 static double host_gbps;
 static double host_latency;
 static char crash_stage[96];
+static int l2_flushed;      /* since the last launch */
 host_counts host_count;
 
 void host_reset(void)
@@ -266,6 +267,7 @@ static void host_flush_l2(const device_facts *dev)
     at_work();
     (void)dev;
     host_count.flushes++;
+    l2_flushed = 1;
 }
 
 static void *host_alloc(size_t bytes)
@@ -325,7 +327,9 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
         snprintf(L.error, sizeof L.error, "%s", cudaGetErrorName(cudaErrorLaunchOutOfResources));
         return L;
     }
-    host_call c = {.args = argp, .dyn_smem = I->dyn_smem, .timed = timed, .ms = 0.01};
+    host_call c = {.args = argp, .dyn_smem = I->dyn_smem, .timed = timed, .ms = 0.01,
+                   .flushed = l2_flushed};
+    l2_flushed = 0;
     memcpy(c.grid, I->grid, sizeof c.grid);
     memcpy(c.block, I->block, sizeof c.block);
     host_count.launches++;

@@ -202,6 +202,26 @@ START_TEST(each_version_loads_its_entry_point)
 }
 END_TEST
 
+/* Every timed launch starts from a flushed L2 (the kernel is timed
+ * reading from device memory); a kernel that finds its L2 warm when timed
+ * gives a wrong answer here, so the grader would see it. */
+static void needs_a_cold_l2(host_call *c)
+{
+    run_at(c, V_STUDENT);
+    if (c->timed && !c->flushed)
+        axpy_of(c).z[0] += 1;
+}
+
+START_TEST(timed_launches_start_cold)
+{
+    ms_of[V_BASELINE] = 0.04, ms_of[V_STUDENT] = 0.01, ms_of[V_SOLUTION] = 0.01;
+    use_three(&t_axpy, base_k, ref_k, needs_a_cold_l2);
+    result r;
+    grade_host(&t_axpy, 0, &r);
+    ck_assert_msg(r.outcome == OUT_PASS, "%s: %s", outcome_word(r.outcome), r.message);
+}
+END_TEST
+
 Suite *grade_timing_suite(void)
 {
     Suite *s = suite_create("grade_timing");
@@ -212,6 +232,7 @@ Suite *grade_timing_suite(void)
     tcase_add_test(tc, reference_exactly_at_the_bar);
     tcase_add_test(tc, facts_grading_records);
     tcase_add_test(tc, each_version_loads_its_entry_point);
+    tcase_add_test(tc, timed_launches_start_cold);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -375,6 +375,13 @@ static void under_by_five(host_call *c)
     ((unsigned char *)A.z)[-5] = 0;
 }
 
+static void under_by_four(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    ((unsigned char *)A.z)[-4] = 0;
+}
+
 static void past_an_input(host_call *c)
 {
     axpy_args A = axpy_of(c);
@@ -415,6 +422,13 @@ START_TEST(correctness_findings)
         "Your kernel wrote outside its output array (argument 3; size 1): 1 guard bytes "
         "changed, the first at element -2 of an array of 1 floats. An index is out of range: "
         "check the bounds test (i < n) and how the index is built from blockIdx and threadIdx.");
+
+    /* The first byte of the element before the first: element -1. */
+    use_kernels(&t_axpy, under_by_four);
+    grade(&t_axpy, &r);
+    ck_assert_int_eq(r.outcome, OUT_WRONG);
+    ck_assert_ptr_nonnull(strstr(r.message, "1 guard bytes changed, the first at element -1 of "
+                                            "an array of 1 floats."));
 
     use_kernels(&t_axpy, past_an_input);
     grade(&t_axpy, &r);
