@@ -946,6 +946,12 @@ START_TEST(summary_progress_wraps)
         "           lesson2 0/1  lesson3 1/1\n"
         "           lesson10 1/1  lesson11 0/1\n"
         "3 passed, 3 failed (2 demos shown, not graded)\n");
+    /* A lesson that ends exactly at the width stays on its line. */
+    expect_printed("summary-49", g, N, P_SUMMARY, 0, "49",
+        "Progress:  lesson0 1/1  lesson1 1/2  lesson2 0/1\n"
+        "           lesson3 1/1  lesson10 1/1\n"
+        "           lesson11 0/1\n"
+        "3 passed, 3 failed (2 demos shown, not graded)\n");
     expect_printed("summary-100", g, N, P_SUMMARY, 0, NULL,
         "Progress:  lesson0 1/1  lesson1 1/2  lesson2 0/1  lesson3 1/1  lesson10 1/1  lesson11 "
         "0/1\n"
