@@ -272,10 +272,11 @@ START_TEST(file_exact_text)
     ck_assert_int_ge(fd, 0);
     close(fd);
     progress p = {0};
-    graded g[2] = {one(3, "matmul", OUT_SLOW, 1.256, H100), one(1, "shared_hog", OUT_CHECKED,
-                                                                0, NULL)};
+    graded g[3] = {one(3, "matmul", OUT_SLOW, 1.256, H100), one(1, "shared_hog", OUT_CHECKED,
+                                                                0, NULL),
+                   one(0, "saxpy", OUT_SLOW, 0.5, H100)};
     g[0].r.knobs[0] = 32;
-    ck_assert_int_eq(progress_update(&p, g, 2, day(0)), 2);
+    ck_assert_int_eq(progress_update(&p, g, 3, day(0)), 3);
     ck_assert_int_eq(progress_save(path, &p), 0);
     char *text = read_text_file(path, NULL);
     ck_assert_ptr_nonnull(text);
@@ -291,7 +292,9 @@ START_TEST(file_exact_text)
                      "lesson1/shared_hog\tno GPU\tlatest\tCHECKED\t-\t2026-11-18 11:06\t"
                      "BLOCKDIMX=128\n"
                      "lesson1/shared_hog\tno GPU\tbest\tCHECKED\t-\t2026-11-18 11:06\t"
-                     "BLOCKDIMX=128\n");
+                     "BLOCKDIMX=128\n"
+                     "lesson0/saxpy\t" H100 "\tlatest\tSLOW\t0.50\t2026-11-18 11:06\t\n"
+                     "lesson0/saxpy\t" H100 "\tbest\tSLOW\t0.50\t2026-11-18 11:06\t\n");
     free(text);
     /* No temporary file is left beside it. */
     char tmp[128];

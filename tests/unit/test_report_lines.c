@@ -200,6 +200,28 @@ START_TEST(table_narrows_column_by_column)
         "  -     -    -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
         "\n");
+    /* The reference's time goes before the baseline's, the local memory
+     * before the shared memory. */
+    expect_printed("table-90", g, 5, P_TABLE, 0, "90",
+        "exercise       result    baseline   yours speedup        bar %bw regs   smem local  occ\n"
+        "lesson3/matmul SLOW       2.000ms 1.600ms   1.25x    >=2.50x 50%   40 3.0 KB  24 B  75%\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
+        "lesson2/copy   PASS       1.000ms 0.250ms   4.00x    >=60%bw 80%   16    0 B   0 B 100%\n"
+        "lesson3/padded MECHANISM  3.000ms 1.100ms   2.73x <=1.10xref 30%  255 1023 B   0 B    -\n"
+        "lesson4/free   PASS*      1.000ms 1.000ms   1.00x       none   -    -      -     -    -\n"
+        "lesson3/matmul WRONG            -       -       -          -   -    -      -     -    -\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "\n");
+    expect_printed("table-65", g, 5, P_TABLE, 0, "65",
+        "exercise       result      yours speedup        bar regs   smem\n"
+        "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x   40 3.0 KB\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (\n"
+        "lesson2/copy   PASS      0.250ms   4.00x    >=60%bw   16    0 B\n"
+        "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255 1023 B\n"
+        "lesson4/free   PASS*     1.000ms   1.00x       none    -      -\n"
+        "lesson3/matmul WRONG           -       -          -    -      -\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "\n");
     expect_printed("table-84", g, 5, P_TABLE, 0, "84",
         "exercise       result      yours speedup        bar %bw regs   smem local  occ\n"
         "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x 50%   40 3.0 KB  24 B  75%\n"
@@ -243,6 +265,28 @@ START_TEST(table_narrows_column_by_column)
 }
 END_TEST
 
+
+/* The exercise, its result and its speedup stay, even where they alone
+ * are wider than the terminal. */
+START_TEST(table_keeps_three_columns)
+{
+    graded g[5];
+    five_rows(g);
+    exercise longer = ex_speed;
+    longer.name = "a_name_long_enough_to_overflow";
+    g[0].ex = &longer;
+    expect_printed("table-overflow", g, 5, P_TABLE, 0, "40",
+        "exercise                        result    speedup\n"
+        "lesson3/a_name_long_enough_to_o SLOW        1.25x\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 \n"
+        "lesson2/copy                    PASS        4.00x\n"
+        "lesson3/padded                  MECHANISM   2.73x\n"
+        "lesson4/free                    PASS*       1.00x\n"
+        "lesson3/matmul                  WRONG           -\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "\n");
+}
+END_TEST
 
 /* Each outcome's colour in the result column, and only there; the heading
  * bold. */
@@ -440,7 +484,8 @@ END_TEST
 
 /* A course root in a temporary folder with one hint file, whose lines are
  * joined where they continue a paragraph and kept where they start a list
- * item, are indented or are blank. */
+ * item, are indented or are blank; a last line of one character without a
+ * newline is joined too. */
 static char root[64];
 
 static void make_root(void)
@@ -457,7 +502,7 @@ static void make_root(void)
     ck_assert_ptr_nonnull(f);
     fputs("Load each tile once into shared memory,\nthen read it from there.\n\n"
           "Two things to check:\n- the tile loop\n* the barrier\n  an indented line\n\n"
-          "A last paragraph,\njoined again.\n", f);
+          "A last paragraph,\njoined again,\n!", f);
     fclose(f);
 }
 
@@ -630,7 +675,7 @@ START_TEST(explain_mechanism)
         "     - the tile loop\n"
         "     * the barrier\n"
         "     an indented line\n"
-        "     A last paragraph, joined again.\n"
+        "     A last paragraph, joined again, !\n"
         "   Explained in lessons/lesson3-shared-memory.md, section 2.\n"
         "\n");
     /* SLOW: the same hint, no check failing. */
@@ -657,7 +702,7 @@ START_TEST(explain_mechanism)
         "     - the tile loop\n"
         "     * the barrier\n"
         "     an indented line\n"
-        "     A last paragraph, joined again.\n"
+        "     A last paragraph, joined again, !\n"
         "   Explained in lessons/lesson3-shared-memory.md, section\n"
         "   2.\n"
         "\n");
@@ -1102,6 +1147,60 @@ START_TEST(json_records)
     g[2].r.bar = -1.1e300, g[2].r.noise = 0.0 / 0.0, g[2].r.copy_gbps = 1.0 / 0.0;
     g[2].r.time[V_STUDENT].gbps = -1.0 / 0.0;
     g[2].r.checks[0] = (check_result){CS_NOT_EVALUATED, "not shown"};
+    /* Latency-bound, the latency known: no bytes in flight without a
+     * bandwidth (and no share of them), none needed without a copy
+     * bandwidth; figures under 1 byte are figures all the same. */
+    exercise lat = ex_none;
+    lat.latency_bound = 1;
+    graded h[3] = {one(&lat, OUT_SLOW, ""), one(&lat, OUT_SLOW, ""), one(&lat, OUT_SLOW, "")};
+    static const double gbps[3] = {0, 0.1, 0.1}, copy[3] = {3000, 0, 0.1};
+    for (int k = 0; k < 3; k++) {
+        timed(&h[k].r, 1.0, 1.0, 1.0, gbps[k]);
+        h[k].r.copy_gbps = copy[k];
+        h[k].r.latency_ns = 600, h[k].r.sm_count = 100;
+    }
+    expect_json("json-no-flight", h, 3,
+        "{\n"
+        "  \"mode\": \"lesson3\",\n"
+        "  \"exercises\": [\n"
+        "    {\"lesson\": 4, \"name\": \"free\", \"title\": \"No bar at all\", "
+        "\"file\": \"lesson4/free.cu\", \"demo\": false, \"outcome\": \"SLOW\", "
+        "\"passed\": false, \"message\": \"\", \"detail\": \"\", \"printed\": \"\", "
+        "\"printed_lines\": 0, \"printed_bytes\": 0, \"diagnoses\": [], "
+        "\"gpu\": \"NVIDIA H100 80GB HBM3\", \"compute_capability\": 90, \"seed\": 7, "
+        "\"knobs\": {}, \"bar_kind\": \"none\", \"baseline_ms\": 1, \"student_ms\": 1, "
+        "\"solution_ms\": 1, \"speedup\": 1, \"solution_speedup\": 1, \"measure\": 0, "
+        "\"bar\": 0, \"student_gbps\": 0, \"copy_gbps\": 3000, \"noise\": 0, "
+        "\"latency_ns\": 600, \"sm_count\": 100, \"in_flight_bytes_per_sm\": null, "
+        "\"in_flight_needed_per_sm\": 18000, \"in_flight_share\": null, \"rounds\": 40, "
+        "\"remeasured\": 0, \"checked_without_gpu\": false, \"checks\": [], "
+        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}},\n"
+        "    {\"lesson\": 4, \"name\": \"free\", \"title\": \"No bar at all\", "
+        "\"file\": \"lesson4/free.cu\", \"demo\": false, \"outcome\": \"SLOW\", "
+        "\"passed\": false, \"message\": \"\", \"detail\": \"\", \"printed\": \"\", "
+        "\"printed_lines\": 0, \"printed_bytes\": 0, \"diagnoses\": [], "
+        "\"gpu\": \"NVIDIA H100 80GB HBM3\", \"compute_capability\": 90, \"seed\": 7, "
+        "\"knobs\": {}, \"bar_kind\": \"none\", \"baseline_ms\": 1, \"student_ms\": 1, "
+        "\"solution_ms\": 1, \"speedup\": 1, \"solution_speedup\": 1, \"measure\": 0, "
+        "\"bar\": 0, \"student_gbps\": 0.1, \"copy_gbps\": 0, \"noise\": 0, "
+        "\"latency_ns\": 600, \"sm_count\": 100, \"in_flight_bytes_per_sm\": 0.6, "
+        "\"in_flight_needed_per_sm\": null, \"in_flight_share\": null, \"rounds\": 40, "
+        "\"remeasured\": 0, \"checked_without_gpu\": false, \"checks\": [], "
+        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}},\n"
+        "    {\"lesson\": 4, \"name\": \"free\", \"title\": \"No bar at all\", "
+        "\"file\": \"lesson4/free.cu\", \"demo\": false, \"outcome\": \"SLOW\", "
+        "\"passed\": false, \"message\": \"\", \"detail\": \"\", \"printed\": \"\", "
+        "\"printed_lines\": 0, \"printed_bytes\": 0, \"diagnoses\": [], "
+        "\"gpu\": \"NVIDIA H100 80GB HBM3\", \"compute_capability\": 90, \"seed\": 7, "
+        "\"knobs\": {}, \"bar_kind\": \"none\", \"baseline_ms\": 1, \"student_ms\": 1, "
+        "\"solution_ms\": 1, \"speedup\": 1, \"solution_speedup\": 1, \"measure\": 0, "
+        "\"bar\": 0, \"student_gbps\": 0.1, \"copy_gbps\": 0.1, \"noise\": 0, "
+        "\"latency_ns\": 600, \"sm_count\": 100, \"in_flight_bytes_per_sm\": 0.6, "
+        "\"in_flight_needed_per_sm\": 0.6, \"in_flight_share\": 1, \"rounds\": 40, "
+        "\"remeasured\": 0, \"checked_without_gpu\": false, \"checks\": [], "
+        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}}\n"
+        "  ]\n"
+        "}\n");
     /* No bar, checked without a GPU. */
     g[3] = one(&ex_none, OUT_CHECKED, "Compiles.");
     g[3].r.no_gpu = 1;
@@ -1179,6 +1278,7 @@ Suite *report_lines_suite(void)
     TCase *tc = tcase_create("table");
     tcase_add_test(tc, table_every_column);
     tcase_add_test(tc, table_narrows_column_by_column);
+    tcase_add_test(tc, table_keeps_three_columns);
     tcase_add_test(tc, table_colours);
     tcase_add_test(tc, table_of_nothing);
     tcase_add_test(tc, bytes_in_words);
