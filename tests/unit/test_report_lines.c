@@ -1046,6 +1046,13 @@ START_TEST(summary_without_gpu)
         "CHECKED: compiles, and every mechanism check holds. Whether the kernels are\n"
         "right and fast was not judged: that needs an NVIDIA GPU (run the same make\n"
         "check on a machine with one).\n");
+    /* One exercise, without a GPU. */
+    g[0].r.no_gpu = 1;
+    expect_printed("summary-one-checked", g, 1, P_SUMMARY, 0, NULL,
+        "Without a GPU: 1 checked, 0 failed a check\n"
+        "CHECKED: compiles, and every mechanism check holds. Whether the kernels are\n"
+        "right and fast was not judged: that needs an NVIDIA GPU (run the same make\n"
+        "check on a machine with one).\n");
     g[0].r.outcome = g[1].r.outcome = g[2].r.outcome = OUT_COMPILE_ERROR;
     expect_printed("summary-none-checked", g, N, P_SUMMARY, 1, "50",
         "Checked:  lesson5 0/2  lesson6 0/1\n"
