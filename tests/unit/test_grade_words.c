@@ -586,7 +586,7 @@ static exercise verdict_ex(enum bar_kind bar, int checks)
 {
     exercise ex = t_axpy;
     ex.bar = bar;
-    ex.bar_share = bar == BAR_MATCH_SOLUTION ? 0.1 : 0.5;
+    ex.bar_share = bar == BAR_MATCH_SOLUTION ? 0.1 : 0.6;
     ex.bar_floor = 1.2;
     for (int i = 0; i < checks; i++)
         ex.checks[i] = (mech_check){CHECK_PTX_HAS, "ld.shared", 0, NULL,
@@ -595,9 +595,11 @@ static exercise verdict_ex(enum bar_kind bar, int checks)
     return ex;
 }
 
-/* A correct kernel, timed: 3x the baseline against a bar of 2.5x, the
- * reference at 4x (speedup bars); 600 of 1000 GB/s against 500, the
- * reference at 800 (bandwidth); 1.05x the reference's time against 1.1x. */
+/* A correct kernel, timed: 3x the baseline against a bar of 2.8x (60% of
+ * the reference's gain), the reference at 4x (speedup bars); 700 of 1000
+ * GB/s against 600, the reference at 800 (bandwidth); 1.05x the
+ * reference's time against 1.1x. Shares of 60% tell 100 * share from 99 *
+ * share in every sentence. */
 static result facts(enum bar_kind bar)
 {
     result r;
@@ -610,9 +612,9 @@ static result facts(enum bar_kind bar)
     r.copy_gbps = 1000;
     r.time[V_SOLUTION].gbps = 800;
     switch (bar) {
-    case BAR_BANDWIDTH: r.measure = 600, r.bar = 500; break;
+    case BAR_BANDWIDTH: r.measure = 700, r.bar = 600; break;
     case BAR_MATCH_SOLUTION: r.measure = 1.05, r.bar = 1.1; break;
-    default: r.measure = 3.0, r.bar = 2.5; break;
+    default: r.measure = 3.0, r.bar = 2.8; break;
     }
     return r;
 }
@@ -631,13 +633,13 @@ START_TEST(speed_verdicts)
     r.checks[0].state = CS_HOLDS;
     verdict_words("pass-speedup", &ex, &r, OUT_PASS,
         "Correct, and fast enough: your kernel ran at 3.00x the baseline's speed; the bar was "
-        "2.50x: 50% of the gain the reference solution reached on this GPU in the same run "
+        "2.80x: 60% of the gain the reference solution reached on this GPU in the same run "
         "(4.00x), and never under 1.20x.");
     ck_assert_str_eq(r.failed_check, "");
     r.clears_bar = 0;
     verdict_words("slow-speedup", &ex, &r, OUT_SLOW,
         "Correct, but not fast enough: your kernel ran at 3.00x the baseline's speed; the bar "
-        "was 2.50x: 50% of the gain the reference solution reached on this GPU in the same run "
+        "was 2.80x: 60% of the gain the reference solution reached on this GPU in the same run "
         "(4.00x), and never under 1.20x.");
     r = facts(BAR_SPEEDUP);
     r.ref_clears_bar = 0;
@@ -650,14 +652,14 @@ START_TEST(speed_verdicts)
     ex = verdict_ex(BAR_BANDWIDTH, 0);
     r = facts(BAR_BANDWIDTH);
     verdict_words("pass-bandwidth", &ex, &r, OUT_PASS,
-        "Correct, and fast enough: your kernel moved 600 GB/s, "
-        "60% of this GPU's copy bandwidth (1000 GB/s); the bar was 50%, "
+        "Correct, and fast enough: your kernel moved 700 GB/s, "
+        "70% of this GPU's copy bandwidth (1000 GB/s); the bar was 60%, "
         "and the reference solution reached 800 GB/s.");
     r.clears_bar = 0;
-    r.measure = 300;
+    r.measure = 550;
     verdict_words("slow-bandwidth", &ex, &r, OUT_SLOW,
-        "Correct, but not fast enough: your kernel moved 300 GB/s, "
-        "30% of this GPU's copy bandwidth (1000 GB/s); the bar was 50%, "
+        "Correct, but not fast enough: your kernel moved 550 GB/s, "
+        "55% of this GPU's copy bandwidth (1000 GB/s); the bar was 60%, "
         "and the reference solution reached 800 GB/s.");
     r = facts(BAR_BANDWIDTH);
     r.ref_clears_bar = 0;
@@ -665,7 +667,7 @@ START_TEST(speed_verdicts)
     verdict_words("ungraded-bandwidth", &ex, &r, OUT_PASS_UNTIMED,
         "Correct; the speed part cannot be graded on this GPU: even the reference solution "
         "reached only 450 GB/s, "
-        "under the bar of 500 GB/s (50% of the copy bandwidth). Your kernel: 600 GB/s.");
+        "under the bar of 600 GB/s (60% of the copy bandwidth). Your kernel: 700 GB/s.");
 
     ex = verdict_ex(BAR_MATCH_SOLUTION, 0);
     r = facts(BAR_MATCH_SOLUTION);
@@ -722,7 +724,7 @@ START_TEST(mechanism_verdicts)
     r.checks[1] = (check_result){CS_FAILS, "the PTX has no 'cp.async' instruction"};
     verdict_words("mechanism", &ex, &r, OUT_MECHANISM,
         "Correct, but the PTX has no 'cp.async' instruction. Speed: your kernel ran at 3.00x "
-        "the baseline's speed; the bar was 2.50x: 50% of the gain the reference solution "
+        "the baseline's speed; the bar was 2.80x: 60% of the gain the reference solution "
         "reached on this GPU in the same run (4.00x), and never under 1.20x.");
     ck_assert_str_eq(r.failed_check, "Why the second matters.");
     snprintf(r.ref_stand_in, sizeof r.ref_stand_in, "the baseline stood in");
@@ -738,8 +740,8 @@ START_TEST(mechanism_verdicts)
     r.checks[0] = (check_result){CS_FAILS, "the PTX has no 'ld.shared' instruction"};
     r.checks[1] = (check_result){CS_FAILS, "the PTX has no 'cp.async' instruction"};
     verdict_words("mechanism-bandwidth", &ex, &r, OUT_MECHANISM,
-        "Correct, but the PTX has no 'ld.shared' instruction. Speed: your kernel moved 600 "
-        "GB/s, 60% of this GPU's copy bandwidth (1000 GB/s); the bar was 50%, "
+        "Correct, but the PTX has no 'ld.shared' instruction. Speed: your kernel moved 700 "
+        "GB/s, 70% of this GPU's copy bandwidth (1000 GB/s); the bar was 60%, "
         "and the reference solution reached 800 GB/s.");
     ck_assert_str_eq(r.failed_check, "Why the first matters.");
     /* Nsight Compute's count, every check holding. */
@@ -751,7 +753,7 @@ START_TEST(mechanism_verdicts)
     verdict_words("mechanism-ncu", &ex, &r, OUT_MECHANISM,
         "Correct, but Nsight Compute counted 52000 shared-load bank conflicts in your kernel, "
         "against 1200 in the reference: the conflicts are not gone. Speed: your kernel ran at "
-        "3.00x the baseline's speed; the bar was 2.50x: 50% of the gain the reference solution "
+        "3.00x the baseline's speed; the bar was 2.80x: 60% of the gain the reference solution "
         "reached on this GPU in the same run (4.00x), and never under 1.20x.");
     ck_assert_str_eq(r.failed_check, "");
 }
