@@ -640,6 +640,33 @@ static pid_t read_pid(void)
     return pid;
 }
 
+static void honest(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    c->ms = 0.012;
+}
+
+/* A child that grades to the end: its result comes back whole, and it is
+ * waited for. */
+START_TEST(child_reports_its_result)
+{
+    use_kernels(&t_axpy, honest);
+    int knobs[MAX_KNOBS] = {0};
+    grade_opts o = host_opts();
+    result r;
+    memset(&r, 0x5a, sizeof r);
+    grade_in_child(&t_axpy, knobs, &o, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_PASS);
+    ck_assert_int_eq(r.stopped, OUT_NOT_RUN);
+    ck_assert_int_eq(r.timed, 1);
+    ck_assert_str_eq(r.detail, "");
+    errno = 0;
+    ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);
+    ck_assert_int_eq(errno, ECHILD);
+}
+END_TEST
+
 /* A timeout kills everything the child started, and leaves no child of
  * the caller behind. */
 START_TEST(timeout_kills_the_whole_group)
@@ -748,6 +775,7 @@ Suite *grade_parts_suite(void)
     tcase_add_test(tc, changed_inputs_are_found);
     suite_add_tcase(s, tc);
     tc = tcase_create("child");
+    tcase_add_test(tc, child_reports_its_result);
     tcase_add_test(tc, timeout_kills_the_whole_group);
     tcase_add_test(tc, child_dies_with_its_parent);
     tcase_add_test(tc, no_shared_result);
