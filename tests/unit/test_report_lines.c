@@ -422,8 +422,9 @@ START_TEST(header_lines)
         "\n");
     g[1].r.copy_gbps = 0;
     g[2].r.latency_ns = 0;
+    g[1].r.cc = 120;
     expect_printed("header-plain", g, 3, P_HEADER, 0, NULL,
-        "GPU: NVIDIA GeForce RTX 4090 (compute capability 8.9). Grading your exercises. Seed "
+        "GPU: NVIDIA GeForce RTX 4090 (compute capability 12.0). Grading your exercises. Seed "
         "42 (replay\n"
         "with SEED=42).\n"
         "\n");
