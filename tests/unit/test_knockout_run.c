@@ -62,8 +62,12 @@ static void fixed_build(instance *I, size_t n, const int *knobs, const device_fa
     inst_arg_double(I, d == D_ARG_D ? 0.5 : 0.25);
     if (d == D_NARGS)
         inst_arg_int(I, 0);
-    inst_launch(I, (unsigned)((n + block - 1) / block) + (d == D_GRID), 1, 1,
-                d == D_BLOCK ? block / 2 : block, d == D_BLOCK ? 2 : 1, 1, d == D_SMEM ? 16 : 0);
+    if (block == 320)       /* a block of 8 x 4 x 10 */
+        inst_launch(I, (unsigned)((n + block - 1) / block), 1, 1, 8, 4, 10, 0);
+    else
+        inst_launch(I, (unsigned)((n + block - 1) / block) + (d == D_GRID), 1, 1,
+                    d == D_BLOCK ? block / 2 : block, d == D_BLOCK ? 2 : 1, 1,
+                    d == D_SMEM ? 16 : 0);
     inst_bytes_moved(I, 12.0 * (double)n);
 }
 
@@ -202,7 +206,8 @@ END_TEST
 
 /* The copy's extra loads take registers: it is capped at what one block
  * of the launch may have (the SM's registers over the block's threads,
- * rounded up to whole warps), in steps of 8, at most 255. */
+ * rounded up to whole warps; a block of 320 is 8 x 4 x 10), in steps of
+ * 8, at most 255. */
 static int want_regs;
 static void carries_if_capped(host_call *c) { run(c, c->max_regs == want_regs ? 1 << 30 : 0); }
 
@@ -217,7 +222,7 @@ START_TEST(copy_register_cap)
 {
     static const struct { int block, regs_per_sm, want; } t[] = {
         {256, 65536, 255}, {1024, 65536, 64}, {320, 65536, 200}, {300, 65536, 200},
-        {320, 32768, 96}, {512, 0, 128},
+        {289, 65536, 200}, {320, 32768, 96}, {512, 0, 128},
     };
     exercise ex = exercise_of((mech_check)CHECK(CHECK_PTX_HAS, "cp.async", 0, KNOCK_ASYNC));
     ex.build = block_build;
