@@ -117,11 +117,11 @@ static void timed(result *r, double base, double yours, double ref, double gbps)
     r->copy_gbps = 3000;
 }
 
-/* Five rows, one of each bar kind and an untimed one, with resources
- * that differ in every column. */
-static void five_rows(graded g[5])
+/* Six rows, one of each bar kind, an untimed one and one without a copy
+ * bandwidth, with resources that differ in every column. */
+static void six_rows(graded g[6])
 {
-    memset(g, 0, 5 * sizeof *g);
+    memset(g, 0, 6 * sizeof *g);
     g[0].ex = &ex_speed;
     g[0].r.outcome = OUT_SLOW;
     timed(&g[0].r, 2.0, 1.6, 0.5, 1500);
@@ -148,7 +148,14 @@ static void five_rows(graded g[5])
     g[3].ex = &ex_none;
     g[3].r.outcome = OUT_PASS_UNTIMED;
     timed(&g[3].r, 1.0, 1.0, 1.0, 10);
-    g[3].r.copy_gbps = 0;
+    g[3].r.copy_gbps = 0;     /* not measured: no share of it, a bar of 0% */
+    g[3].r.res[V_STUDENT] = (resources){.known = 1, .regs = 8, .occupancy_pct = 0};
+
+    g[5].ex = &ex_bw;        /* a bandwidth bar where no copy bandwidth was measured */
+    g[5].r.outcome = OUT_SLOW;
+    timed(&g[5].r, 1.0, 0.5, 0.25, 100);
+    g[5].r.copy_gbps = 0;
+    g[5].r.bar = 500;
 
     g[4].ex = &ex_speed;
     g[4].r.outcome = OUT_WRONG;
@@ -159,9 +166,9 @@ static void five_rows(graded g[5])
 
 START_TEST(table_every_column)
 {
-    graded g[5];
-    five_rows(g);
-    expect_printed("table-200", g, 5, P_TABLE, 0, "200",
+    graded g[6];
+    six_rows(g);
+    expect_printed("table-200", g, 6, P_TABLE, 0, "200",
         "exercise       result    baseline   yours     ref speedup        bar GB/s %bw "
         "flight/SM regs   smem local  occ\n"
         "lesson3/matmul SLOW       2.000ms 1.600ms 0.500ms   1.25x    >=2.50x 1500 50%         "
@@ -172,19 +179,21 @@ START_TEST(table_every_column)
         "lesson3/padded MECHANISM  3.000ms 1.100ms 1.000ms   2.73x <=1.10xref  900 30%         "
         "-  255 1023 B   0 B    -\n"
         "lesson4/free   PASS*      1.000ms 1.000ms 1.000ms   1.00x       none   10   -         "
-        "-    -      -     -    -\n"
+        "-    8    0 B   0 B   0%\n"
         "lesson3/matmul WRONG            -       -       -       -          -    -   -         "
         "-    -      -     -    -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW       1.000ms 0.500ms 0.250ms   2.00x     >=0%bw  100   -         "
+        "-    -      -     -    -\n"
         "\n");
 }
 END_TEST
 
 START_TEST(table_narrows_column_by_column)
 {
-    graded g[5];
-    five_rows(g);
-    expect_printed("table-default", g, 5, P_TABLE, 0, NULL,
+    graded g[6];
+    six_rows(g);
+    expect_printed("table-default", g, 6, P_TABLE, 0, NULL,
         "exercise       result    baseline   yours     ref speedup        bar GB/s %bw regs   "
         "smem local  occ\n"
         "lesson3/matmul SLOW       2.000ms 1.600ms 0.500ms   1.25x    >=2.50x 1500 50%   40 "
@@ -194,65 +203,72 @@ START_TEST(table_narrows_column_by_column)
         "0 B   0 B 100%\n"
         "lesson3/padded MECHANISM  3.000ms 1.100ms 1.000ms   2.73x <=1.10xref  900 30%  255 "
         "1023 B   0 B    -\n"
-        "lesson4/free   PASS*      1.000ms 1.000ms 1.000ms   1.00x       none   10   -    -    "
-        "  -     -    -\n"
+        "lesson4/free   PASS*      1.000ms 1.000ms 1.000ms   1.00x       none   10   -    8    "
+        "0 B   0 B   0%\n"
         "lesson3/matmul WRONG            -       -       -       -          -    -   -    -    "
         "  -     -    -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW       1.000ms 0.500ms 0.250ms   2.00x     >=0%bw  100   -    -    "
+        "  -     -    -\n"
         "\n");
     /* The reference's time goes before the baseline's, the local memory
      * before the shared memory. */
-    expect_printed("table-90", g, 5, P_TABLE, 0, "90",
+    expect_printed("table-90", g, 6, P_TABLE, 0, "90",
         "exercise       result    baseline   yours speedup        bar %bw regs   smem local  occ\n"
         "lesson3/matmul SLOW       2.000ms 1.600ms   1.25x    >=2.50x 50%   40 3.0 KB  24 B  75%\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
         "lesson2/copy   PASS       1.000ms 0.250ms   4.00x    >=60%bw 80%   16    0 B   0 B 100%\n"
         "lesson3/padded MECHANISM  3.000ms 1.100ms   2.73x <=1.10xref 30%  255 1023 B   0 B    -\n"
-        "lesson4/free   PASS*      1.000ms 1.000ms   1.00x       none   -    -      -     -    -\n"
+        "lesson4/free   PASS*      1.000ms 1.000ms   1.00x       none   -    8    0 B   0 B   0%\n"
         "lesson3/matmul WRONG            -       -       -          -   -    -      -     -    -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW       1.000ms 0.500ms   2.00x     >=0%bw   -    -      -     -    -\n"
         "\n");
-    expect_printed("table-65", g, 5, P_TABLE, 0, "65",
+    expect_printed("table-65", g, 6, P_TABLE, 0, "65",
         "exercise       result      yours speedup        bar regs   smem\n"
         "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x   40 3.0 KB\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (\n"
         "lesson2/copy   PASS      0.250ms   4.00x    >=60%bw   16    0 B\n"
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255 1023 B\n"
-        "lesson4/free   PASS*     1.000ms   1.00x       none    -      -\n"
+        "lesson4/free   PASS*     1.000ms   1.00x       none    8    0 B\n"
         "lesson3/matmul WRONG           -       -          -    -      -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw    -      -\n"
         "\n");
-    expect_printed("table-84", g, 5, P_TABLE, 0, "84",
+    expect_printed("table-84", g, 6, P_TABLE, 0, "84",
         "exercise       result      yours speedup        bar %bw regs   smem local  occ\n"
         "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x 50%   40 3.0 KB  24 B  75%\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
         "lesson2/copy   PASS      0.250ms   4.00x    >=60%bw 80%   16    0 B   0 B 100%\n"
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref 30%  255 1023 B   0 B    -\n"
-        "lesson4/free   PASS*     1.000ms   1.00x       none   -    -      -     -    -\n"
+        "lesson4/free   PASS*     1.000ms   1.00x       none   -    8    0 B   0 B   0%\n"
         "lesson3/matmul WRONG           -       -          -   -    -      -     -    -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw   -    -      -     -    -\n"
         "\n");
-    expect_printed("table-70", g, 5, P_TABLE, 0, "70",
+    expect_printed("table-70", g, 6, P_TABLE, 0, "70",
         "exercise       result      yours speedup        bar regs   smem local\n"
         "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x   40 3.0 KB  24 B\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (defau\n"
         "lesson2/copy   PASS      0.250ms   4.00x    >=60%bw   16    0 B   0 B\n"
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255 1023 B   0 B\n"
-        "lesson4/free   PASS*     1.000ms   1.00x       none    -      -     -\n"
+        "lesson4/free   PASS*     1.000ms   1.00x       none    8    0 B   0 B\n"
         "lesson3/matmul WRONG           -       -          -    -      -     -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw    -      -     -\n"
         "\n");
-    expect_printed("table-60", g, 5, P_TABLE, 0, "60",
+    expect_printed("table-60", g, 6, P_TABLE, 0, "60",
         "exercise       result      yours speedup        bar regs\n"
         "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x   40\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIM\n"
         "lesson2/copy   PASS      0.250ms   4.00x    >=60%bw   16\n"
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255\n"
-        "lesson4/free   PASS*     1.000ms   1.00x       none    -\n"
+        "lesson4/free   PASS*     1.000ms   1.00x       none    8\n"
         "lesson3/matmul WRONG           -       -          -    -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw    -\n"
         "\n");
-    expect_printed("table-40", g, 5, P_TABLE, 0, "40",
+    expect_printed("table-40", g, 6, P_TABLE, 0, "40",
         "exercise       result    speedup\n"
         "lesson3/matmul SLOW        1.25x\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 \n"
@@ -261,6 +277,7 @@ START_TEST(table_narrows_column_by_column)
         "lesson4/free   PASS*       1.00x\n"
         "lesson3/matmul WRONG           -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy   SLOW        2.00x\n"
         "\n");
 }
 END_TEST
@@ -270,12 +287,12 @@ END_TEST
  * are wider than the terminal. */
 START_TEST(table_keeps_three_columns)
 {
-    graded g[5];
-    five_rows(g);
+    graded g[6];
+    six_rows(g);
     exercise longer = ex_speed;
     longer.name = "a_name_long_enough_to_overflow";
     g[0].ex = &longer;
-    expect_printed("table-overflow", g, 5, P_TABLE, 0, "40",
+    expect_printed("table-overflow", g, 6, P_TABLE, 0, "40",
         "exercise                        result    speedup\n"
         "lesson3/a_name_long_enough_to_o SLOW        1.25x\n"
         "  knobs: TILE=32 (default 16) UNROLL=16 \n"
@@ -284,6 +301,7 @@ START_TEST(table_keeps_three_columns)
         "lesson4/free                    PASS*       1.00x\n"
         "lesson3/matmul                  WRONG           -\n"
         "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "lesson2/copy                    SLOW        2.00x\n"
         "\n");
 }
 END_TEST
