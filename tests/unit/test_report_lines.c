@@ -84,7 +84,7 @@ static const exercise ex_speed = {
     .lesson = 3, .name = "matmul", .title = "Tiled matrix multiply", .file = "lesson3/matmul.cu",
     .kernel = "matmul", .explained_in = "lessons/lesson3-shared-memory.md, section 2",
     .knobs = {{"TILE", 16, 8, 32, 1, "tile"}, {"UNROLL", 4, 1, 16, 1, "unroll"},
-              {"BLOCKDIMY", 8, 1, 32, 0, "rows"}},
+              {"BLOCKDIMY", 8, 1, 32, 0, "rows"}, {"PREFETCHDISTANCE", 4, 1, 64, 0, "ahead"}},
     .bar = BAR_SPEEDUP, .bar_share = 0.5, .bar_floor = 1.5,
 };
 static const exercise ex_bw = {
@@ -126,7 +126,8 @@ static void six_rows(graded g[6])
     g[0].r.outcome = OUT_SLOW;
     timed(&g[0].r, 2.0, 1.6, 0.5, 1500);
     g[0].r.bar = 2.5;
-    g[0].r.knobs[0] = 32, g[0].r.knobs[1] = 16, g[0].r.knobs[2] = 3;
+    /* Knobs of 100 characters: cut to the width, less the line's 9. */
+    g[0].r.knobs[0] = 32, g[0].r.knobs[1] = 16, g[0].r.knobs[2] = 3, g[0].r.knobs[3] = 32;
     g[0].r.res[V_STUDENT] = (resources){.known = 1, .regs = 40, .stack_bytes = 16,
                                         .spill_stores = 8, .smem_static = 2048,
                                         .smem_dynamic = 1024, .occupancy_pct = 75};
@@ -159,7 +160,7 @@ static void six_rows(graded g[6])
 
     g[4].ex = &ex_speed;
     g[4].r.outcome = OUT_WRONG;
-    g[4].r.knobs[0] = 16, g[4].r.knobs[1] = 4, g[4].r.knobs[2] = 8;
+    g[4].r.knobs[0] = 16, g[4].r.knobs[1] = 4, g[4].r.knobs[2] = 8, g[4].r.knobs[3] = 4;
 }
 
 /* ---- the table ---------------------------------------------------------- */
@@ -173,7 +174,8 @@ START_TEST(table_every_column)
         "flight/SM regs   smem local  occ\n"
         "lesson3/matmul SLOW       2.000ms 1.600ms 0.500ms   1.25x    >=2.50x 1500 50%         "
         "-   40 3.0 KB  24 B  75%\n"
-        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8) "
+        "PREFETCHDISTANCE=32 (default 4)\n"
         "lesson2/copy   PASS       1.000ms 0.250ms 0.240ms   4.00x    >=60%bw 2400 80%         "
         "-   16    0 B   0 B 100%\n"
         "lesson3/padded MECHANISM  3.000ms 1.100ms 1.000ms   2.73x <=1.10xref  900 30%         "
@@ -182,7 +184,7 @@ START_TEST(table_every_column)
         "-    8    0 B   0 B   0%\n"
         "lesson3/matmul WRONG            -       -       -       -          -    -   -         "
         "-    -      -     -    -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW       1.000ms 0.500ms 0.250ms   2.00x     >=0%bw  100   -         "
         "-    -      -     -    -\n"
         "\n");
@@ -198,7 +200,8 @@ START_TEST(table_narrows_column_by_column)
         "smem local  occ\n"
         "lesson3/matmul SLOW       2.000ms 1.600ms 0.500ms   1.25x    >=2.50x 1500 50%   40 "
         "3.0 KB  24 B  75%\n"
-        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8) "
+        "PREFETCHDISTANCE=32 (def\n"
         "lesson2/copy   PASS       1.000ms 0.250ms 0.240ms   4.00x    >=60%bw 2400 80%   16    "
         "0 B   0 B 100%\n"
         "lesson3/padded MECHANISM  3.000ms 1.100ms 1.000ms   2.73x <=1.10xref  900 30%  255 "
@@ -207,7 +210,7 @@ START_TEST(table_narrows_column_by_column)
         "0 B   0 B   0%\n"
         "lesson3/matmul WRONG            -       -       -       -          -    -   -    -    "
         "  -     -    -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW       1.000ms 0.500ms 0.250ms   2.00x     >=0%bw  100   -    -    "
         "  -     -    -\n"
         "\n");
@@ -216,12 +219,13 @@ START_TEST(table_narrows_column_by_column)
     expect_printed("table-90", g, 6, P_TABLE, 0, "90",
         "exercise       result    baseline   yours speedup        bar %bw regs   smem local  occ\n"
         "lesson3/matmul SLOW       2.000ms 1.600ms   1.25x    >=2.50x 50%   40 3.0 KB  24 B  75%\n"
-        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8) "
+        "PREFETCHDISTAN\n"
         "lesson2/copy   PASS       1.000ms 0.250ms   4.00x    >=60%bw 80%   16    0 B   0 B 100%\n"
         "lesson3/padded MECHANISM  3.000ms 1.100ms   2.73x <=1.10xref 30%  255 1023 B   0 B    -\n"
         "lesson4/free   PASS*      1.000ms 1.000ms   1.00x       none   -    8    0 B   0 B   0%\n"
         "lesson3/matmul WRONG            -       -       -          -   -    -      -     -    -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW       1.000ms 0.500ms   2.00x     >=0%bw   -    -      -     -    -\n"
         "\n");
     expect_printed("table-65", g, 6, P_TABLE, 0, "65",
@@ -232,18 +236,18 @@ START_TEST(table_narrows_column_by_column)
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255 1023 B\n"
         "lesson4/free   PASS*     1.000ms   1.00x       none    8    0 B\n"
         "lesson3/matmul WRONG           -       -          -    -      -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw    -      -\n"
         "\n");
     expect_printed("table-84", g, 6, P_TABLE, 0, "84",
         "exercise       result      yours speedup        bar %bw regs   smem local  occ\n"
         "lesson3/matmul SLOW      1.600ms   1.25x    >=2.50x 50%   40 3.0 KB  24 B  75%\n"
-        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8)\n"
+        "  knobs: TILE=32 (default 16) UNROLL=16 (default 4) BLOCKDIMY=3 (default 8) PREFETCH\n"
         "lesson2/copy   PASS      0.250ms   4.00x    >=60%bw 80%   16    0 B   0 B 100%\n"
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref 30%  255 1023 B   0 B    -\n"
         "lesson4/free   PASS*     1.000ms   1.00x       none   -    8    0 B   0 B   0%\n"
         "lesson3/matmul WRONG           -       -          -   -    -      -     -    -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw   -    -      -     -    -\n"
         "\n");
     expect_printed("table-70", g, 6, P_TABLE, 0, "70",
@@ -254,7 +258,7 @@ START_TEST(table_narrows_column_by_column)
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255 1023 B   0 B\n"
         "lesson4/free   PASS*     1.000ms   1.00x       none    8    0 B   0 B\n"
         "lesson3/matmul WRONG           -       -          -    -      -     -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw    -      -     -\n"
         "\n");
     expect_printed("table-60", g, 6, P_TABLE, 0, "60",
@@ -265,7 +269,7 @@ START_TEST(table_narrows_column_by_column)
         "lesson3/padded MECHANISM 1.100ms   2.73x <=1.10xref  255\n"
         "lesson4/free   PASS*     1.000ms   1.00x       none    8\n"
         "lesson3/matmul WRONG           -       -          -    -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PREFETCHDISTANCE=4\n"
         "lesson2/copy   SLOW      0.500ms   2.00x     >=0%bw    -\n"
         "\n");
     expect_printed("table-40", g, 6, P_TABLE, 0, "40",
@@ -276,7 +280,7 @@ START_TEST(table_narrows_column_by_column)
         "lesson3/padded MECHANISM   2.73x\n"
         "lesson4/free   PASS*       1.00x\n"
         "lesson3/matmul WRONG           -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PR\n"
         "lesson2/copy   SLOW        2.00x\n"
         "\n");
 }
@@ -300,7 +304,7 @@ START_TEST(table_keeps_three_columns)
         "lesson3/padded                  MECHANISM   2.73x\n"
         "lesson4/free                    PASS*       1.00x\n"
         "lesson3/matmul                  WRONG           -\n"
-        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8\n"
+        "  knobs: TILE=16 UNROLL=4 BLOCKDIMY=8 PR\n"
         "lesson2/copy                    SLOW        2.00x\n"
         "\n");
 }
@@ -1241,10 +1245,10 @@ START_TEST(json_records)
         "\"diagnoses\": [\"copy_of_pending_load\", \"run_time_wait_depth\", \"mbarrier_wait\", "
         "\"l2_prefetch_in_current_step\"], \"gpu\": \"NVIDIA H100 80GB HBM3\", "
         "\"compute_capability\": 90, \"seed\": 7, \"knobs\": {\"TILE\": 32, \"UNROLL\": 4, "
-        "\"BLOCKDIMY\": 1}, \"bar_kind\": \"speedup\", \"baseline_ms\": 2, "
-        "\"student_ms\": 0.5, \"solution_ms\": 0.4, \"speedup\": 4, \"solution_speedup\": 5, "
-        "\"measure\": 4, \"bar\": 2.5, \"student_gbps\": 2400, \"copy_gbps\": 3000, "
-        "\"noise\": 0.03125, \"latency_ns\": 600, \"sm_count\": 100, "
+        "\"BLOCKDIMY\": 1, \"PREFETCHDISTANCE\": 0}, \"bar_kind\": \"speedup\", "
+        "\"baseline_ms\": 2, \"student_ms\": 0.5, \"solution_ms\": 0.4, \"speedup\": 4, "
+        "\"solution_speedup\": 5, \"measure\": 4, \"bar\": 2.5, \"student_gbps\": 2400, "
+        "\"copy_gbps\": 3000, \"noise\": 0.03125, \"latency_ns\": 600, \"sm_count\": 100, "
         "\"in_flight_bytes_per_sm\": 14400, \"in_flight_needed_per_sm\": 18000, "
         "\"in_flight_share\": 0.8, \"rounds\": 40, \"remeasured\": 1, "
         "\"checked_without_gpu\": false, \"checks\": [{\"kind\": \"ptx_has\", "
