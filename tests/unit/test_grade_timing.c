@@ -11,6 +11,7 @@
  *   CK_RUN_SUITE=grade_timing build/tests/unit_tests */
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include "child.h"
 #include "pipeline.h"
 #include "suites.h"
@@ -222,6 +223,69 @@ START_TEST(timed_launches_start_cold)
 }
 END_TEST
 
+/* A launch whose wall time is longer than the kernel's own time costs its
+ * wall time (on a GPU: the poison, the flush, the launch around the
+ * kernel): the student's warm-up launch takes 35 ms of wall time for a
+ * kernel time of 25 ms, so a round costs 0.335 s or more, and a budget of
+ * 33 s holds fewer than 100 rounds (at 0.325 s it would hold 101). */
+static int wall_launches;
+static void slow_to_launch(host_call *c)
+{
+    run_at(c, V_STUDENT);
+    if (c->timed && wall_launches++ == 0) {
+        struct timespec t0, t;
+        clock_gettime(CLOCK_MONOTONIC, &t0);
+        do
+            clock_gettime(CLOCK_MONOTONIC, &t);
+        while ((t.tv_sec - t0.tv_sec) * 1e3 + (t.tv_nsec - t0.tv_nsec) * 1e-6 < 35);
+    }
+}
+
+START_TEST(a_round_costs_its_wall_time)
+{
+    ms_of[V_BASELINE] = 200, ms_of[V_STUDENT] = 25, ms_of[V_SOLUTION] = 100;
+    wall_launches = 0;
+    use_three(&t_axpy, base_k, ref_k, slow_to_launch);
+    grade_opts o = host_opts();
+    o.time_budget_s = 33;
+    result r;
+    grade_host_opts(&t_axpy, &o, &r);
+    ck_assert_int_eq(r.outcome, OUT_PASS);
+    ck_assert_int_eq(r.remeasured, 0);
+    ck_assert_msg(r.time[V_STUDENT].reps < 100, "%d rounds: the wall time was not counted",
+                  r.time[V_STUDENT].reps);
+    ck_assert_int_ge(r.time[V_STUDENT].reps, 20);
+}
+END_TEST
+
+/* The noise: twice the half-spread of the measure over the first and the
+ * second half of the rounds. The student's time rises by 1% a round, so
+ * every split of the rounds gives its own medians. */
+static void rising(host_call *c)
+{
+    static int k;
+    run_at(c, V_STUDENT);
+    if (c->timed)
+        c->ms = ms_of[V_STUDENT] * (1 + 0.01 * k++);
+}
+
+START_TEST(noise_from_the_two_halves)
+{
+    ms_of[V_BASELINE] = 0.4, ms_of[V_STUDENT] = 0.1, ms_of[V_SOLUTION] = 0.2;
+    use_three(&t_axpy, base_k, ref_k, rising);
+    grade_opts o = host_opts();
+    o.time_budget_s = 0;             /* the least: 20 rounds after the warm-up's launch */
+    result r;
+    grade_host_opts(&t_axpy, &o, &r);
+    ck_assert_int_eq(r.time[V_STUDENT].reps, 20);
+    /* Rounds 0..9 are launches 1..10, 10..19 are 11..20: medians 1.055 T
+     * and 1.155 T, speedups 4 / 1.055 and 4 / 1.155. */
+    double a = 4 / 1.055, b = 4 / 1.155;
+    ck_assert_double_eq_tol(r.noise, 2 * fabs(a - b) / (a + b), 1e-9);
+    ck_assert_double_eq_tol(r.time[V_STUDENT].ms, 0.1 * 1.105, 1e-12);
+}
+END_TEST
+
 Suite *grade_timing_suite(void)
 {
     Suite *s = suite_create("grade_timing");
@@ -233,6 +297,8 @@ Suite *grade_timing_suite(void)
     tcase_add_test(tc, facts_grading_records);
     tcase_add_test(tc, each_version_loads_its_entry_point);
     tcase_add_test(tc, timed_launches_start_cold);
+    tcase_add_test(tc, a_round_costs_its_wall_time);
+    tcase_add_test(tc, noise_from_the_two_halves);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -789,6 +789,13 @@ START_TEST(verdicts_without_a_gpu)
         "but the PTX has no 'cp.async' instruction. Correctness and speed were not checked: "
         "that needs an NVIDIA GPU.");
     ck_assert_str_eq(r.failed_check, "Why the second matters.");
+    /* The first check failing is a failure too. */
+    r.checks[1].state = CS_HOLDS;
+    r.checks[0] = (check_result){CS_FAILS, "the PTX has no 'ld.shared' instruction"};
+    verdict_words("no-gpu-fails-first", &ex, &r, OUT_MECHANISM,
+        "Your kernel compiles, but the PTX has no 'ld.shared' instruction. Correctness and "
+        "speed were not checked: that needs an NVIDIA GPU.");
+    ck_assert_str_eq(r.failed_check, "Why the first matters.");
 }
 END_TEST
 
