@@ -27,6 +27,9 @@ typedef struct host_call {
                                   many bytes after A's; 0 for the kernel itself */
     unsigned *span;            /* KNOCK_SHARED's counters (lowest, highest shared
                                   address written with data); NULL otherwise */
+    int max_regs;              /* a knock-out copy: the register cap load_ptx was given
+                                  (0: none); 0 for the kernel itself */
+    int flushed;               /* 1: the L2 was flushed since the launch before this one */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);
@@ -50,6 +53,11 @@ typedef struct host_module {
     int max_threads;           /* __launch_bounds__; 0: the GPU's 1024 */
     const char *compile_log;   /* set: the file does not compile, NVRTC said this */
     const char *load_log;      /* set: loading fails, the loader said this */
+    const char *knocked_log;   /* set: loading its knock-out copy (load_ptx) fails, the
+                                  loader said this; the module itself loads */
+    int refused;               /* 1: every launch is refused (out of resources) although
+                                  the limits allow it, as a GPU may refuse for a reason
+                                  its limits do not show */
     host_global globals[MAX_CONSTS];
 } host_module;
 
@@ -68,6 +76,10 @@ int host_add(const host_module *m);
 void host_set_device(const device_facts *dev, double copy_gbps);
 /* The latency the backend reports, in ns (0: could not be measured). */
 void host_set_latency(double ns);
+/* Die (SIGSEGV) in the first operation of the backend made while grading
+ * is at `stage` (result.stage, as set_stage wrote it); NULL or "": never.
+ * So a test can see which stage a crash is placed in. */
+void host_crash_in(const char *stage);
 
 /* What the backend was asked to do, for tests that count. */
 typedef struct host_counts {

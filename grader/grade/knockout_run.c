@@ -46,7 +46,6 @@
  * size check's bytes: a real ring spans all of them but the last thread's
  * padding; a one-slot ring of eight spans an eighth. */
 #define SPAN_MIN_PCT 50
-#define LINE 128
 
 typedef struct arena {
     void *base;

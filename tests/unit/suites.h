@@ -57,6 +57,13 @@ Suite *sandbox_suite(void);
 Suite *compile_faults_suite(void);
 Suite *kernel_output_suite(void);
 Suite *cuda_check_suite(void);
+Suite *report_lines_suite(void);
+Suite *grade_parts_suite(void);
+Suite *grade_words_suite(void);
+Suite *knockout_run_suite(void);
+Suite *grade_timing_suite(void);
+Suite *reference_parts_suite(void);
+Suite *nogpu_parts_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -66,6 +66,13 @@ static const struct {
     {.name = "compile_faults", .make = compile_faults_suite},
     {.name = "kernel_output", .make = kernel_output_suite},
     {.name = "cuda_check", .make = cuda_check_suite},
+    {.name = "report_lines", .make = report_lines_suite},
+    {.name = "grade_parts", .make = grade_parts_suite},
+    {.name = "grade_words", .make = grade_words_suite},
+    {.name = "knockout_run", .make = knockout_run_suite},
+    {.name = "grade_timing", .make = grade_timing_suite},
+    {.name = "reference_parts", .make = reference_parts_suite},
+    {.name = "nogpu_parts", .make = nogpu_parts_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 

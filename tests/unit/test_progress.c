@@ -260,6 +260,391 @@ START_TEST(only_checked_points_to_a_gpu)
 }
 END_TEST
 
+
+/* ---- the file, exactly -------------------------------------------------- */
+
+/* The file a student may read and edit: the header, then one line a
+ * record, tab-separated, "-" for no speedup, two decimals otherwise. */
+START_TEST(file_exact_text)
+{
+    char path[] = "/tmp/grader-progress-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    progress p = {0};
+    graded g[3] = {one(3, "matmul", OUT_SLOW, 1.256, H100), one(1, "shared_hog", OUT_CHECKED,
+                                                                0, NULL),
+                   one(0, "saxpy", OUT_SLOW, 0.5, H100)};
+    g[0].r.knobs[0] = 32;
+    ck_assert_int_eq(progress_update(&p, g, 3, day(0)), 3);
+    ck_assert_int_eq(progress_save(path, &p), 0);
+    char *text = read_text_file(path, NULL);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_str_eq(text,
+                     "# Your progress in the course: written by make check, shown by make "
+                     "progress.\n"
+                     "# One line per exercise, GPU, and latest or best result. Delete this "
+                     "file to start over.\n"
+                     "lesson3/matmul\t" H100 "\tlatest\tSLOW\t1.26\t2026-11-18 11:06\t"
+                     "TILE=32 (default 16)\n"
+                     "lesson3/matmul\t" H100 "\tbest\tSLOW\t1.26\t2026-11-18 11:06\t"
+                     "TILE=32 (default 16)\n"
+                     "lesson1/shared_hog\tno GPU\tlatest\tCHECKED\t-\t2026-11-18 11:06\t"
+                     "BLOCKDIMX=128\n"
+                     "lesson1/shared_hog\tno GPU\tbest\tCHECKED\t-\t2026-11-18 11:06\t"
+                     "BLOCKDIMX=128\n"
+                     "lesson0/saxpy\t" H100 "\tlatest\tSLOW\t0.50\t2026-11-18 11:06\t\n"
+                     "lesson0/saxpy\t" H100 "\tbest\tSLOW\t0.50\t2026-11-18 11:06\t\n");
+    free(text);
+    /* No temporary file is left beside it. */
+    char tmp[128];
+    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+    ck_assert_int_ne(access(tmp, F_OK), 0);
+    progress_free(&p);
+    ck_assert_ptr_null(p.e);
+    ck_assert_int_eq(p.n, 0);
+    unlink(path);
+}
+END_TEST
+
+/* A file written by hand: six fields are enough (no knobs); fewer than six, a comment, a kind that is
+ * neither best nor latest, are skipped; "-" is no speedup; the last line
+ * needs no newline. A seventh field ends at the next tab: what follows it
+ * is dropped. */
+START_TEST(file_read_by_fields)
+{
+    char path[] = "/tmp/grader-progress-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text =
+        "# a comment\tx\tbest\tPASS\t1\td\tk\n"
+        "\n"
+        "lesson0/saxpy\tG\tbest\tPASS\t-\tD1\n"
+        "lesson0/saxpy\tG\tlatest\tSLOW\t0.5\tD2\tTILE=8\textra\n"
+        "lesson0/five\tG\tbest\tPASS\t1.5\n"
+        "lesson0/kind\tG\tBest\tPASS\t1.5\tD\tK\n"
+        "lesson1/last\tH\tlatest\tWRONG\t2.25\tD3\tK=1";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    progress p;
+    ck_assert_int_eq(progress_load(path, &p), 0);
+    ck_assert_int_eq(p.n, 3);
+    ck_assert_str_eq(p.e[0].id, "lesson0/saxpy");
+    ck_assert_str_eq(p.e[0].gpu, "G");
+    ck_assert_int_eq(p.e[0].best, 1);
+    ck_assert_str_eq(p.e[0].verdict, "PASS");
+    ck_assert_double_eq(p.e[0].speedup, 0);
+    ck_assert_str_eq(p.e[0].date, "D1");
+    ck_assert_str_eq(p.e[0].knobs, "");
+    ck_assert_int_eq(p.e[1].best, 0);
+    ck_assert_str_eq(p.e[1].verdict, "SLOW");
+    ck_assert_double_eq(p.e[1].speedup, 0.5);
+    ck_assert_str_eq(p.e[1].date, "D2");
+    ck_assert_str_eq(p.e[1].knobs, "TILE=8");
+    ck_assert_str_eq(p.e[2].id, "lesson1/last");
+    ck_assert_double_eq(p.e[2].speedup, 2.25);
+    ck_assert_str_eq(p.e[2].knobs, "K=1");
+    progress_free(&p);
+    unlink(path);
+    /* A file that is there but cannot be read: an error, not empty progress. */
+    ck_assert_int_eq(progress_load("/tmp", &p), -1);
+    /* One that cannot be written: an error, and nothing left behind. */
+    ck_assert_int_eq(progress_save("/nonexistent-dir/.progress", &p), -1);
+}
+END_TEST
+
+/* Many records: the list grows past its first allocation. */
+START_TEST(many_records)
+{
+    progress p = {0};
+    char gpu[32];
+    for (int i = 0; i < 150; i++) {
+        snprintf(gpu, sizeof gpu, "GPU %d", i);
+        graded g = one(0, "saxpy", OUT_PASS, 1.0 + i, gpu);
+        ck_assert_int_eq(progress_update(&p, &g, 1, day(0)), 1);
+    }
+    ck_assert_int_eq(p.n, 300);
+    for (int i = 0; i < 150; i++) {
+        snprintf(gpu, sizeof gpu, "GPU %d", i);
+        const progress_entry *e = get(&p, "lesson0/saxpy", gpu, 1);
+        ck_assert_ptr_nonnull(e);
+        ck_assert_double_eq_tol(e->speedup, 1.0 + i, 1e-9);
+        ck_assert_ptr_nonnull(get(&p, "lesson0/saxpy", gpu, 0));
+    }
+    progress_free(&p);
+}
+END_TEST
+
+/* Better: a higher verdict in the course's order, then a higher speedup;
+ * an equal one keeps the record it has (its date and knobs). */
+START_TEST(better_by_rank_then_speedup)
+{
+    static const enum outcome up[] = {OUT_COMPILE_ERROR, OUT_MISSING, OUT_REFUSED, OUT_CRASH,
+                                      OUT_HANG, OUT_RESOURCES, OUT_WRONG, OUT_TOO_FAST,
+                                      OUT_MECHANISM, OUT_SLOW, OUT_CHECKED, OUT_PASS_UNTIMED,
+                                      OUT_PASS};
+    progress p = {0};
+    for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
+        graded g = one(3, "matmul", up[i], 0, H100);
+        progress_update(&p, &g, 1, day((int)i));
+        ck_assert_str_eq(get(&p, "lesson3/matmul", H100, 1)->verdict, outcome_word(up[i]));
+        /* Each worse one after it leaves the best alone. */
+        for (size_t j = 0; j < i; j++) {
+            graded w = one(3, "matmul", up[j], 99, H100);
+            progress_update(&p, &w, 1, day(40));
+            ck_assert_str_eq(get(&p, "lesson3/matmul", H100, 1)->verdict, outcome_word(up[i]));
+            ck_assert_str_eq(get(&p, "lesson3/matmul", H100, 0)->verdict, outcome_word(up[j]));
+        }
+    }
+    ck_assert_int_eq(p.n, 2);
+    progress_free(&p);
+
+    graded g = one(3, "matmul", OUT_SLOW, 2.0, H100);
+    progress_update(&p, &g, 1, day(0));
+    g.r.knobs[0] = 8;
+    progress_update(&p, &g, 1, day(1));
+    const progress_entry *best = get(&p, "lesson3/matmul", H100, 1);
+    ck_assert_str_eq(best->date, "2026-11-18 11:06");
+    ck_assert_str_eq(best->knobs, "TILE=16");
+    ck_assert_str_eq(get(&p, "lesson3/matmul", H100, 0)->date, "2026-11-19 11:06");
+    g.r.speedup = 2.01;
+    progress_update(&p, &g, 1, day(2));
+    ck_assert_str_eq(get(&p, "lesson3/matmul", H100, 1)->knobs, "TILE=8 (default 16)");
+    progress_free(&p);
+}
+END_TEST
+
+/* A speedup that is not a number, or not measured, is kept as none. */
+START_TEST(speedup_kept_only_when_measured)
+{
+    progress p = {0};
+    graded g[2] = {one(0, "saxpy", OUT_SLOW, 1.5, H100), one(3, "matmul", OUT_PASS, 0, H100)};
+    g[0].r.speedup = 0.0 / 0.0;
+    g[1].r.speedup = 3.0;    /* not timed: a stale figure */
+    ck_assert_int_eq(progress_update(&p, g, 2, day(0)), 2);
+    ck_assert_double_eq(get(&p, "lesson0/saxpy", H100, 1)->speedup, 0);
+    ck_assert_double_eq(get(&p, "lesson3/matmul", H100, 1)->speedup, 0);
+    /* Recorded counts only the exercises kept. */
+    graded h[3] = {one(0, "saxpy", OUT_PASS, 2, H100), one(0, "saxpy", OUT_NOT_RUN, 0, H100),
+                   one(3, "matmul", OUT_SLOW, 1, RTX)};
+    ck_assert_int_eq(progress_update(&p, h, 3, day(1)), 2);
+    progress_free(&p);
+}
+END_TEST
+
+/* ---- the map, line by line ---------------------------------------------- */
+
+/* The whole line `line` is in text (it starts the text or follows a
+ * newline, and ends with one). */
+static void has_line(const char *text, const char *line)
+{
+    char want[512];
+    snprintf(want, sizeof want, "\n%s\n", line);
+    ck_assert_msg(!strncmp(text, want + 1, strlen(want + 1)) || strstr(text, want),
+                  "the map lacks the line '%s':\n%s", line, text);
+}
+#define LINE has_line
+
+static char *map_at(const progress *p, int color, int width)
+{
+    char *buf;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    progress_print(f, p, "mine", color, width);
+    fclose(f);
+    return buf;
+}
+
+static int course_size(void)
+{
+    const exercise *all[MAX_REGISTERED];
+    int n = registered_exercises(all, MAX_REGISTERED), total = 0;
+    for (int i = 0; i < n; i++)
+        total += !all[i]->demo;
+    return total;
+}
+
+/* Names are padded to the longest (bank_conflicts, 14), the results of
+ * each GPU start in one column, a second GPU on a line of its own; knobs
+ * only where the best used other values than the defaults. */
+START_TEST(map_lines)
+{
+    progress p = {0};
+    graded g[6] = {one(0, "saxpy", OUT_PASS, 23.3, H100), one(0, "saxpy", OUT_SLOW, 1.1, RTX),
+                   one(3, "matmul", OUT_MECHANISM, 0.9, H100),
+                   one(1, "shared_hog", OUT_CHECKED, 0, NULL),
+                   one(1, "register_hog", OUT_WRONG, 0, H100),
+                   one(1, "register_hog", OUT_CRASH, 0, RTX)};
+    g[2].r.knobs[0] = 32;
+    progress_update(&p, g, 6, day(0));
+    graded later = one(0, "saxpy", OUT_SLOW, 1.05, RTX);
+    progress_update(&p, &later, 1, day(1));
+    char *m = map_at(&p, 0, 120);
+    char head[128];
+    int total = course_size();
+    snprintf(head, sizeof head, "Course map: 1 of %d exercises passed, 3 tried, %d not tried.",
+             total, total - 4);
+    ck_assert_msg(!strncmp(m, head, strlen(head)) && m[strlen(head)] == '\n', "%s", m);
+    LINE(m, "1 of the tried ones CHECKED without a GPU (compile, mechanism checks hold).");
+    LINE(m, "lesson0  measuring");
+    LINE(m, "  passed     saxpy           PASS 23.30x on " H100 ", 2026-11-18 11:06");
+    LINE(m, "                             best SLOW 1.10x, latest SLOW 1.05x, on " RTX
+            ", 2026-11-19 11:06");
+    LINE(m, "lesson1  occupancy");
+    LINE(m, "  tried      shared_hog      CHECKED without a GPU, 2026-11-18 11:06");
+    LINE(m, "  tried      register_hog    WRONG on " H100 ", 2026-11-18 11:06");
+    LINE(m, "                             CRASH on " RTX ", 2026-11-18 11:06");
+    LINE(m, "lesson3  shared memory");
+    LINE(m, "  not tried  bank_conflicts");
+    LINE(m, "  tried      matmul          MECHANISM 0.90x on " H100 ", 2026-11-18 11:06; best "
+            "with TILE=32 (default 16)");
+    /* Next: the first neither passed nor CHECKED, in course order. */
+    const exercise *next = ex_of(1, "register_hog");
+    char line[512];
+    snprintf(line, sizeof line, "Next: lesson1/register_hog, %s.", next->title);
+    LINE(m, line);
+    snprintf(line, sizeof line, "  Read %s.", next->explained_in);
+    LINE(m, line);
+    LINE(m, "  Edit mine/lesson1/register_hog.cu, then: make check lesson1 ONLY=register_hog");
+    LINE(m, "  (or make watch lesson1, which grades it again on every save).");
+    free(m);
+    progress_free(&p);
+}
+END_TEST
+
+/* A narrow map cuts each result to the room left of the width (never
+ * under 20 columns); in colour, passed is green, tried yellow, the
+ * headings bold. */
+START_TEST(map_width_and_colour)
+{
+    progress p = {0};
+    graded g[2] = {one(0, "saxpy", OUT_PASS, 23.3, H100), one(1, "shared_hog", OUT_SLOW, 1.1,
+                                                              H100)};
+    progress_update(&p, g, 2, day(0));
+    char *m = map_at(&p, 0, 60);
+    LINE(m, "  passed     saxpy           PASS 23.30x on NVIDIA H100 80GB");
+    free(m);
+    m = map_at(&p, 0, 50);
+    LINE(m, "  passed     saxpy           PASS 23.30x on NVIDIA");
+    free(m);
+    m = map_at(&p, 0, 40);
+    LINE(m, "  passed     saxpy           PASS 23.30x on NVIDI");
+    free(m);
+    m = map_at(&p, 1, 100);
+    char head[128];
+    snprintf(head, sizeof head, "\033[1mCourse map: 1 of %d exercises passed, 1 tried, %d not "
+             "tried.\033[0m\n\n", course_size(), course_size() - 2);
+    ck_assert_msg(!strncmp(m, head, strlen(head)), "%s", m);
+    LINE(m, "\033[1mlesson0  measuring\033[0m");
+    LINE(m, "  \033[32mpassed   \033[0m  saxpy           PASS 23.30x on " H100
+            ", 2026-11-18 11:06");
+    LINE(m, "  \033[33mtried    \033[0m  shared_hog      SLOW 1.10x on " H100
+            ", 2026-11-18 11:06");
+    LINE(m, "  not tried  register_hog");
+    free(m);
+    progress_free(&p);
+}
+END_TEST
+
+/* A progress file written by hand, loaded. */
+static void load_text(progress *p, const char *text)
+{
+    char path[] = "/tmp/grader-progress-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
+    close(fd);
+    ck_assert_int_eq(progress_load(path, p), 0);
+    unlink(path);
+}
+
+/* Passed only with a best pass on a GPU; CHECKED only with a best CHECKED
+ * (a latest one is only tried); tried otherwise. */
+START_TEST(map_status_rules)
+{
+    progress p;
+    load_text(&p, "lesson0/saxpy\tno GPU\tbest\tPASS\t-\tD\t\n"
+                  "lesson1/shared_hog\tno GPU\tlatest\tCHECKED\t-\tD\t\n"
+                  "lesson1/shared_hog\tno GPU\tbest\tMECHANISM\t-\tD\t\n"
+                  "lesson1/register_hog\tG\tlatest\tPASS\t2\tD\t\n"
+                  "lesson1/register_hog\tG\tbest\tSLOW\t1\tD\t\n"
+                  "lesson2/mapping\tno GPU\tbest\tCHECKED\t-\tD\t\n"
+                  "lesson2/mapping\tG\tbest\tWRONG\t-\tD\t\n"
+                  "lesson2/transpose\tG\tbest\tPASS*\t-\tD\t\n");
+    char *m = map_at(&p, 0, 100);
+    char head[256];
+    snprintf(head, sizeof head, "Course map: 1 of %d exercises passed, 4 tried, %d not tried.\n"
+             "1 of the tried ones CHECKED without a GPU (compile, mechanism checks hold).\n",
+             course_size(), course_size() - 5);
+    ck_assert_msg(!strncmp(m, head, strlen(head)), "%s", m);
+    LINE(m, "  tried      saxpy           PASS without a GPU, D");
+    LINE(m, "  tried      shared_hog      best MECHANISM, latest CHECKED, without a GPU, D");
+    LINE(m, "  tried      register_hog    best SLOW 1.00x, latest PASS 2.00x, on G, D");
+    LINE(m, "  tried      mapping         CHECKED without a GPU, D");
+    LINE(m, "  passed     transpose       PASS* on G, D");
+    /* Next: the first that is neither passed nor CHECKED. */
+    ck_assert_ptr_nonnull(strstr(m, "\nNext: lesson0/saxpy, "));
+    free(m);
+    m = NULL;
+    char *buf;
+    size_t len;
+    FILE *f = open_memstream(&buf, &len);
+    progress_line(f, &p);
+    fclose(f);
+    char want[256];
+    snprintf(want, sizeof want, "Course progress: 1 of %d exercises passed, 4 more tried (1 "
+             "CHECKED without a\nGPU); make progress shows the map.\n", course_size());
+    ck_assert_str_eq(buf, want);
+    free(buf);
+    progress_free(&p);
+
+    /* Nothing CHECKED: not said. */
+    load_text(&p, "lesson2/mapping\tG\tbest\tWRONG\t-\tD\t\n");
+    f = open_memstream(&buf, &len);
+    progress_line(f, &p);
+    fclose(f);
+    snprintf(want, sizeof want, "Course progress: 0 of %d exercises passed, 1 more tried; make "
+             "progress shows\nthe map.\n", course_size());
+    ck_assert_str_eq(buf, want);
+    free(buf);
+    progress_free(&p);
+}
+END_TEST
+
+/* Every exercise passed but some only CHECKED: the first CHECKED one is
+ * next, to grade on a GPU. */
+START_TEST(map_next_checked_after_passes)
+{
+    progress p = {0};
+    const exercise *all[MAX_REGISTERED];
+    int n = registered_exercises(all, MAX_REGISTERED), k = 0;
+    const exercise *first = NULL, *second = NULL;
+    for (int i = 0; i < n; i++) {
+        if (all[i]->demo)
+            continue;
+        /* The fourth and the sixth exercise only CHECKED, the rest passed. */
+        int checked = k == 3 || k == 5;
+        k++;
+        if (checked && !first)
+            first = all[i];
+        else if (checked)
+            second = all[i];
+        graded g = one(all[i]->lesson, all[i]->name, checked ? OUT_CHECKED : OUT_PASS, 2,
+                       checked ? NULL : H100);
+        progress_update(&p, &g, 1, day(0));
+    }
+    ck_assert_ptr_nonnull(second);
+    char *m = map_at(&p, 0, 100);
+    char line[256];
+    snprintf(line, sizeof line, "Every exercise is at least CHECKED without a GPU. Next, on a "
+             "machine with an NVIDIA GPU:\nNext: lesson%d/%s, %s.\n", first->lesson, first->name,
+             first->title);
+    ck_assert_msg(strstr(m, line) != NULL, "%s", m);
+    free(m);
+    progress_free(&p);
+}
+END_TEST
+
 Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -269,12 +654,21 @@ Suite *progress_suite(void)
     tcase_add_test(tc, gpus_kept_apart);
     tcase_add_test(tc, what_is_not_recorded);
     tcase_add_test(tc, file_round_trip);
+    tcase_add_test(tc, file_exact_text);
+    tcase_add_test(tc, file_read_by_fields);
+    tcase_add_test(tc, many_records);
+    tcase_add_test(tc, better_by_rank_then_speedup);
+    tcase_add_test(tc, speedup_kept_only_when_measured);
     suite_add_tcase(s, tc);
     tc = tcase_create("map");
     tcase_add_checked_fixture(tc, setup, NULL);
     tcase_add_test(tc, course_map);
     tcase_add_test(tc, map_when_nothing_or_everything);
     tcase_add_test(tc, only_checked_points_to_a_gpu);
+    tcase_add_test(tc, map_lines);
+    tcase_add_test(tc, map_width_and_colour);
+    tcase_add_test(tc, map_status_rules);
+    tcase_add_test(tc, map_next_checked_after_passes);
     suite_add_tcase(s, tc);
     return s;
 }
