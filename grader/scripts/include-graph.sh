@@ -49,9 +49,11 @@ files() {
     ls grader/*.h 2>/dev/null
     for d in $dirs; do ls grader/"$d"/*.c grader/"$d"/*.h 2>/dev/null; done
 }
-# folder of a grader path: grader/x.h -> grader, grader/core/x.h -> core
-folder() { local p=${1#grader/}; case $p in */*) echo "${p%%/*}" ;; *) echo grader ;; esac; }
-module() { local f; f=$(folder "$1"); local b=${1##*/}; echo "$f/${b%.*}"; }
+# folder of a grader path: grader/x.h -> grader, grader/core/x.h -> core;
+# its module: core/x. Both set REPLY (no subshell: this runs for every
+# file and include, and a fork per call made the check take seconds).
+folder() { local p=${1#grader/}; case $p in */*) REPLY=${p%%/*} ;; *) REPLY=grader ;; esac; }
+module() { folder "$1"; local b=${1##*/}; REPLY=$REPLY/${b%.*}; }
 
 # Every header's name, once; a name found twice is refused.
 declare -A where
@@ -67,20 +69,23 @@ done
 
 edges=$(
 for f in $(files); do
-    from=$(module "$f")
+    module "$f"; from=$REPLY
     dir=${f%/*}
     sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"]*\)".*/\1/p' "$f" |
     while read -r inc; do
         if [ -f "$dir/$inc" ]; then
-            p=$(realpath --relative-to=. "$dir/$inc")
+            case $inc in
+            */*) p=$(realpath --relative-to=. "$dir/$inc") ;;
+            *) p=$dir/$inc ;;
+            esac
         elif [ -n "${where[${inc##*/}]:-}" ] && [ "${inc##*/}" = "$inc" ]; then
             p=${where[$inc]}
         else
             echo "UNRESOLVED $f $inc"
             continue
         fi
-        to=$(module "$p")
-        [ "$from" = "$to" ] || echo "$from $to"
+        module "$p"
+        [ "$from" = "$REPLY" ] || echo "$from $REPLY"
     done
 done | sort -u)
 
@@ -104,11 +109,14 @@ if [ "$mode" = --dot ]; then
     exit $fail
 fi
 
+declare -A nfiles
+for f in $(files); do
+    folder "$f"; nfiles[$REPLY]=$(( ${nfiles[$REPLY]:-0} + 1 ))
+done
 echo "The grader's folders, each with the folders it includes (lowest layer first):"
 for l in $LAYERS; do
     outs=$(awk -v l="$l" '$1 == l { printf " %s", $2 }' <<<"$fedges")
-    n=$(files | while read -r f; do [ "$(folder "$f")" = "$l" ] && echo; done | wc -l)
-    printf '  %-8s (%2d files) ->%s\n' "$l" "$n" "${outs:- nothing}"
+    printf '  %-8s (%2d files) ->%s\n' "$l" "${nfiles[$l]:-0}" "${outs:- nothing}"
 done
 if [ "$mode" = --files ]; then
     echo "Modules (x.c and x.h), each with the modules it includes:"
@@ -117,7 +125,7 @@ if [ "$mode" = --files ]; then
 fi
 
 if [ "$mode" = --calls ]; then
-    defs= uses=
+    objs=()
     for f in $(files); do
         case $f in *.c) ;; *) continue ;; esac
         o=build/obj/${f%.c}.o
@@ -125,10 +133,16 @@ if [ "$mode" = --calls ]; then
             echo "include-graph: $o is missing or older than $f: make build/libgrader.a first"
             exit 1
         fi
-        m=$(module "$f")
-        defs+=$(nm --defined-only -g "$o" | awk -v m="$m" 'NF == 3 { print $3, m }')$'\n'
-        uses+=$(nm -u "$o" | awk -v m="$m" '{ print $2, m }')$'\n'
+        objs+=("$o")
     done
+    # One nm for all objects (-A names each line's object): "symbol module",
+    # the module read from the object's path, build/obj/grader/core/x.o -> core/x.
+    nm_of() {
+        nm -A "$@" "${objs[@]}" | awk 'NF == 3 { o = $1; sub(/:.*/, "", o);
+            sub(/^build\/obj\/grader\//, "", o); sub(/\.o$/, "", o); print $3, o }'
+    }
+    defs=$(nm_of --defined-only -g)
+    uses=$(nm_of -u)
     # The sandbox's stand-ins for libc's file-opening calls are not calls into compile/.
     libc=$(awk '$2 == "compile/compile_sandbox" && $1 !~ /^(compile_|sandbox_)/ { print $1 }' \
            <<<"$defs")
