@@ -28,9 +28,13 @@ static int safe_as_is(const char *name)
 static void made_safe(const char *name, char *out, size_t len)
 {
     char shown[CLASS_NAME + 8];
+    if (!len)
+        return;
     printable_name(name, shown, sizeof shown);
+    /* shown may hold more than out (a 255-byte entry name shows as up to
+     * CLASS_NAME + 7 bytes): copy at most len - 1. */
     size_t n = 0;
-    for (const char *p = shown; *p; p++)
+    for (const char *p = shown; *p && n + 1 < len; p++)
         out[n++] = *p == '?' || *p == '/' ? '_' : *p;
     out[n] = 0;
     if (out[0] == '.' || out[0] == '-')
@@ -41,8 +45,6 @@ static void made_safe(const char *name, char *out, size_t len)
             cut--;
         out[cut] = 0;
     }
-    if (len && strlen(out) >= len)
-        out[len - 1] = 0;
 }
 
 static void with_hash(const char *entry, const char *base, char *out, size_t len)
