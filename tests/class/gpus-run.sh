@@ -17,7 +17,8 @@
 # and 3 with one seed, twice: by today's path (one process, no GPUS) and by
 # GPUS=all (a worker per GPU; with one GPU, one worker). Then:
 #   verdicts      every verdict cell of the two gradebooks equal, the gpu
-#                 column naming the same GPU and device (the point of the run)
+#                 column naming the same GPU model (and device, on one GPU;
+#                 on several, GPUS=all spreads students over the devices)
 #   speedups      the two runs' speedups side by side (noise, not a rule)
 #   per student   wall seconds per student of each run: GPUS=all on one GPU
 #                 costs what one process costs; on n GPUs about 1/n of it
@@ -100,7 +101,7 @@ alls = {r["student"]: r for r in csv.DictReader(open(sys.argv[2], encoding="utf-
 ms_one, ms_all, nst, ngpu = int(sys.argv[3]), int(sys.argv[4]), int(sys.argv[5]), int(sys.argv[6])
 cols = [c for c in next(iter(one.values())).keys()]
 verdicts = [c for c in cols if "/" in c and not c.endswith("speedup")]
-bad = 0
+bad = gpu_bad = 0
 print("student\texercise\tone\tGPUS=all\tspeedup one\tspeedup all\tsame")
 for who in sorted(one):
     a, b = one[who], alls.get(who)
@@ -110,8 +111,11 @@ for who in sorted(one):
         same = a[c] == b[c]
         bad += not same
         print("\t".join([who, c, a[c], b[c], a[c + " speedup"], b[c + " speedup"], "yes" if same else "NO"]))
-    if a["gpu"] != b["gpu"]:
-        print(who, "gpu column differs:", a["gpu"], "|", b["gpu"]); bad += 1
+    # The model must agree; the device index may differ only where there
+    # are several GPUs (GPUS=all hands students to every device).
+    model = lambda g: g.rsplit(" (device", 1)[0]
+    if model(a["gpu"]) != model(b["gpu"]) or (ngpu == 1 and a["gpu"] != b["gpu"]):
+        print(who, "gpu column differs:", a["gpu"], "|", b["gpu"]); gpu_bad += 1
 print()
 print("SUMMARY (issue 16, GPUS=all against one process)")
 print("gpus on this host        %d" % ngpu)
@@ -119,9 +123,10 @@ print("students                 %d (lessons 0 and 3)" % nst)
 print("one process              %.1f s, %.1f s per student" % (ms_one / 1000, ms_one / 1000 / nst))
 print("GPUS=all                 %.1f s, %.1f s per student" % (ms_all / 1000, ms_all / 1000 / nst))
 print("verdict cells differing  %d of %d" % (bad, len(one) * len(verdicts)))
+print("gpu cells differing      %d of %d (the model; the device too on one GPU)" % (gpu_bad, len(one)))
 print("gpu column (one)         %s" % sorted({r["gpu"] for r in one.values()}))
 print("gpu column (GPUS=all)    %s" % sorted({r["gpu"] for r in alls.values()}))
-sys.exit(1 if bad else 0)
+sys.exit(1 if bad or gpu_bad else 0)
 PY
 rc=$?
 log done
