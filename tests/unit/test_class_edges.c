@@ -5,12 +5,16 @@
  * must still work); an empty SUBMISSIONS folder and empty folders inside a
  * hand-in; no descriptor left open after a run (what a grading child would
  * inherit); a task note longer than the grader writes; the bytes of a
- * cache file's header (zero, not whatever the stack held).
+ * cache file's header (zero, not whatever the stack held); a folder that
+ * cannot be made (the refusal said, not a deeper ENOENT); no descriptor
+ * left to open a hand-in.
  *
  *   CK_RUN_SUITE=class_edges build/tests/unit_tests */
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include "archive.h"
 #include "class_scratch.h"
 
@@ -292,6 +296,74 @@ START_TEST(a_cache_header_is_its_fields_and_zeros)
 }
 END_TEST
 
+/* ---- a folder that cannot be made ---- */
+
+/* A folder that cannot be made where its parent is (sysfs refuses mkdir,
+ * to root too), so a folder under it is missing: the errno callers print
+ * must be the refusal of the level that failed, not ENOENT from deeper. */
+static const char refused[] = "/sys/grader-class-edges";
+
+static int refusal(int e)
+{
+    return e == EPERM || e == EACCES || e == EROFS;
+}
+
+START_TEST(the_level_that_fails_is_said)
+{
+    ck_assert_int_ne(mkdir(refused, 0755), 0);
+    ck_assert_msg(refusal(errno), "sysfs took a folder: %s", strerror(errno));
+    char p[600];
+    snprintf(p, sizeof p, "%s/a/b", refused);
+    errno = 0;
+    ck_assert_int_eq(mkdir_p(p), -1);
+    ck_assert_msg(refusal(errno), "mkdir_p: %s", strerror(errno));
+
+    static class_run run;
+    static class_student st;
+    static submission sub;
+    static graded g[1];
+    memset(&run, 0, sizeof run);
+    memset(&st, 0, sizeof st);
+    run.out = refused;
+    snprintf(st.name, sizeof st.name, "ada");
+    errno = 0;
+    ck_assert_int_eq(class_cache_save(&run, &st), -1);
+    ck_assert_msg(refusal(errno), "class_cache_save: %s", strerror(errno));
+    errno = 0;
+    ck_assert_int_eq(class_write_student(&run, &st, &sub, g, 0), -1);
+    ck_assert_msg(refusal(errno), "class_write_student: %s", strerror(errno));
+}
+END_TEST
+
+/* No descriptor to spare: a zip is said unreadable by the zip reader
+ * (libarchive opens it), a tar by the grader's own open. */
+START_TEST(no_descriptor_to_open_a_hand_in)
+{
+    char zip[900], tar[900];
+    in_scratch(zip, sizeof zip, "h.zip");
+    in_scratch(tar, sizeof tar, "h.tar");
+    put_file(zip, "PK\3\4 not much of a zip");
+    put_file(tar, "not much of a tar");
+    int lowest = dup(2);
+    ck_assert_int_ge(lowest, 0);
+    close(lowest);
+    struct rlimit lim, was;
+    ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &was), 0);
+    lim = was;
+    lim.rlim_cur = (rlim_t)lowest;
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    names n = {.log = ""};
+    arc_sink s = {.want = note_want, .got = note_got, .bad = note_bad, .ctx = &n};
+    char kind[16], err[512];
+    ck_assert_int_eq(archive_read(zip, &s, kind, sizeof kind, err, sizeof err), -1);
+    STARTS(err, "cannot be read as an archive (");
+    ck_assert_int_eq(archive_read(tar, &s, kind, sizeof kind, err, sizeof err), -1);
+    ck_assert_str_eq(err, "cannot be read: Too many open files");
+    ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &was), 0);   /* for the fixture's rm */
+    ck_assert_str_eq(n.log, "");
+}
+END_TEST
+
 Suite *class_edges_suite(void)
 {
     Suite *s = suite_create("class_edges");
@@ -306,6 +378,8 @@ Suite *class_edges_suite(void)
     tcase_add_test(tc, an_empty_class);
     tcase_add_test(tc, no_descriptor_left_open);
     tcase_add_test(tc, a_run_without_stdin);
+    tcase_add_test(tc, the_level_that_fails_is_said);
+    tcase_add_test(tc, no_descriptor_to_open_a_hand_in);
     suite_add_tcase(s, tc);
     return s;
 }
