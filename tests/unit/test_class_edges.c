@@ -16,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include "archive.h"
+#include "submission.h"
 #include "class_scratch.h"
 
 /* ---- a grader that passes everything ---- */
@@ -332,11 +333,25 @@ START_TEST(the_level_that_fails_is_said)
     errno = 0;
     ck_assert_int_eq(class_write_student(&run, &st, &sub, g, 0), -1);
     ck_assert_msg(refusal(errno), "class_write_student: %s", strerror(errno));
+    errno = 0;
+    ck_assert_int_eq(class_write_not_graded(&run, &st), -1);
+    ck_assert_msg(refusal(errno), "class_write_not_graded: %s", strerror(errno));
+    /* The staging folder itself. */
+    static const exercise ex = {.lesson = 3, .name = "matmul", .file = "lesson3/matmul.cu"};
+    static const exercise *const exs[1] = {&ex};
+    sub.ex = exs;
+    sub.nex = 1;
+    sub.data[0] = "M";
+    sub.len[0] = 1;
+    errno = 0;
+    ck_assert_int_eq(submission_stage(&sub, refused), -1);
+    ck_assert_msg(refusal(errno), "submission_stage: %s", strerror(errno));
 }
 END_TEST
 
 /* No descriptor to spare: a zip is said unreadable by the zip reader
- * (libarchive opens it), a tar by the grader's own open. */
+ * (libarchive opens it), a tar by the grader's own open; a row's report
+ * is not written, and that is said. */
 START_TEST(no_descriptor_to_open_a_hand_in)
 {
     char zip[900], tar[900];
@@ -352,6 +367,17 @@ START_TEST(no_descriptor_to_open_a_hand_in)
     lim = was;
     lim.rlim_cur = (rlim_t)lowest;
     ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &lim), 0);
+    /* A row's report cannot be opened: the row is not written. */
+    static class_run run;
+    static class_student st;
+    memset(&run, 0, sizeof run);
+    memset(&st, 0, sizeof st);
+    run.out = out;
+    snprintf(st.name, sizeof st.name, "ada");
+    snprintf(st.why_not, sizeof st.why_not, "not graded: a test");
+    errno = 0;
+    int rc = class_write_not_graded(&run, &st);
+    int e = errno;
     names n = {.log = ""};
     arc_sink s = {.want = note_want, .got = note_got, .bad = note_bad, .ctx = &n};
     char kind[16], err[512];
@@ -361,6 +387,11 @@ START_TEST(no_descriptor_to_open_a_hand_in)
     ck_assert_str_eq(err, "cannot be read: Too many open files");
     ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &was), 0);   /* for the fixture's rm */
     ck_assert_str_eq(n.log, "");
+    ck_assert_int_eq(rc, -1);
+    ck_assert_int_eq(e, EMFILE);
+    char p[900];
+    snprintf(p, sizeof p, "%s/students/ada/report.txt", out);
+    ck_assert(!exists(p));
 }
 END_TEST
 
