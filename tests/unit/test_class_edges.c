@@ -7,7 +7,8 @@
  * inherit); a task note longer than the grader writes; the bytes of a
  * cache file's header (zero, not whatever the stack held); a folder that
  * cannot be made (the refusal said, not a deeper ENOENT); no descriptor
- * left to open a hand-in.
+ * left to open a hand-in; a row whose last file's name is too long; what
+ * a submission's key reads.
  *
  *   CK_RUN_SUITE=class_edges build/tests/unit_tests */
 #include <dirent.h>
@@ -16,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include "archive.h"
+#include "sha256.h"
 #include "submission.h"
 #include "class_scratch.h"
 
@@ -395,6 +397,75 @@ START_TEST(no_descriptor_to_open_a_hand_in)
 }
 END_TEST
 
+/* ---- what the key reads ---- */
+
+static void key_of(const submission *s, char out[65])
+{
+    sha256 h;
+    sha256_init(&h);
+    submission_hash(s, &h);
+    sha256_hex(&h, out);
+}
+
+/* Only the refusals counted (and at most SUB_MAX_NOTES of them) enter a
+ * submission's key: what a slot past them holds does not. */
+START_TEST(the_key_reads_the_counted_refusals)
+{
+    static const exercise ex = {.lesson = 3, .name = "matmul", .file = "lesson3/matmul.cu"};
+    static const exercise *const exs[1] = {&ex};
+    static submission a, b;
+    a.ex = b.ex = exs;
+    a.nex = b.nex = 1;
+    a.data[0] = b.data[0] = "M";
+    a.len[0] = b.len[0] = 1;
+    a.nrefused = b.nrefused = 1;
+    snprintf(a.refused[0].entry, sizeof a.refused[0].entry, "x.cu");
+    snprintf(b.refused[0].entry, sizeof b.refused[0].entry, "x.cu");
+    snprintf(b.refused[1].entry, sizeof b.refused[1].entry, "stale.cu");
+    char ka[65], kb[65];
+    key_of(&a, ka);
+    key_of(&b, kb);
+    ck_assert_str_eq(ka, kb);
+    b.nrefused = 2;            /* counted now: another key */
+    key_of(&b, kb);
+    ck_assert_str_ne(ka, kb);
+}
+END_TEST
+
+/* A student folder so deep that only submission.json's temporary name is
+ * too long for the system: the row is said not written (-1), not taken
+ * as done. */
+START_TEST(the_last_file_of_a_row_cannot_be_made)
+{
+    static char deep[4200];
+    snprintf(deep, sizeof deep, "%s", out);
+    /* out/students/ada/submission.json.tmp.XXXXXX: 4069 + 27 = 4096 bytes,
+     * one over; report.json.tmp.PID.0 (PID of at most 7 digits) fits. */
+    size_t want = 4069 - strlen("/students/ada");
+    while (strlen(deep) + 201 < want)
+        snprintf(deep + strlen(deep), sizeof deep - strlen(deep), "/%0200d", 0);
+    size_t at = strlen(deep);
+    deep[at++] = '/';
+    while (at < want)
+        deep[at++] = 'd';
+    deep[at] = 0;
+    static class_run run;
+    static class_student st;
+    static submission sub;
+    static graded g[1];
+    memset(&run, 0, sizeof run);
+    memset(&st, 0, sizeof st);
+    run.out = deep;
+    snprintf(st.name, sizeof st.name, "ada");
+    errno = 0;
+    ck_assert_int_eq(class_write_student(&run, &st, &sub, g, 0), -1);
+    ck_assert_int_eq(errno, ENAMETOOLONG);
+    char p[4300];
+    snprintf(p, sizeof p, "%s/students/ada/junit.xml", deep);
+    ck_assert(exists(p));      /* the files before it were written */
+}
+END_TEST
+
 Suite *class_edges_suite(void)
 {
     Suite *s = suite_create("class_edges");
@@ -411,6 +482,8 @@ Suite *class_edges_suite(void)
     tcase_add_test(tc, a_run_without_stdin);
     tcase_add_test(tc, the_level_that_fails_is_said);
     tcase_add_test(tc, no_descriptor_to_open_a_hand_in);
+    tcase_add_test(tc, the_key_reads_the_counted_refusals);
+    tcase_add_test(tc, the_last_file_of_a_row_cannot_be_made);
     suite_add_tcase(s, tc);
     return s;
 }
