@@ -353,7 +353,7 @@ END_TEST
 
 /* No descriptor to spare: a zip is said unreadable by the zip reader
  * (libarchive opens it), a tar by the grader's own open; a row's report
- * is not written, and that is said. */
+ * and the Slurm task list are not written, and that is said (-1). */
 START_TEST(no_descriptor_to_open_a_hand_in)
 {
     char zip[900], tar[900];
@@ -380,6 +380,8 @@ START_TEST(no_descriptor_to_open_a_hand_in)
     errno = 0;
     int rc = class_write_not_graded(&run, &st);
     int e = errno;
+    run.batch = 1;             /* the Slurm plan's task list, nothing planned */
+    int planned = class_slurm_write(&run);
     names n = {.log = ""};
     arc_sink s = {.want = note_want, .got = note_got, .bad = note_bad, .ctx = &n};
     char kind[16], err[512];
@@ -391,6 +393,7 @@ START_TEST(no_descriptor_to_open_a_hand_in)
     ck_assert_str_eq(n.log, "");
     ck_assert_int_eq(rc, -1);
     ck_assert_int_eq(e, EMFILE);
+    ck_assert_int_eq(planned, -1);
     char p[900];
     snprintf(p, sizeof p, "%s/students/ada/report.txt", out);
     ck_assert(!exists(p));
