@@ -46,6 +46,7 @@ Suite *class_slurm_suite(void);
 Suite *class_guard_suite(void);
 Suite *class_run_suite(void);
 Suite *class_workers_suite(void);
+Suite *class_edges_suite(void);
 Suite *commands_suite(void);
 Suite *commands_compile_suite(void);
 Suite *source_scan_suite(void);

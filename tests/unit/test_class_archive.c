@@ -1130,6 +1130,8 @@ START_TEST(time_cap_inside_an_archive_inside)
     ck_assert_msg(took < 1.8, "stopped after %.2f s, not at the cap", took);
     ck_assert_msg(!strncmp(o.log, "want F inner.tar ", 17) && !strstr(o.log, "x.cu"), "%s",
                   o.log);
+    /* The cap stops everything: the archive inside is not called damaged. */
+    ck_assert_msg(!strstr(o.log, "bad "), "%s", o.log);
     free(o.log);
 }
 END_TEST

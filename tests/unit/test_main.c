@@ -55,6 +55,7 @@ static const struct {
     {.name = "class_guard", .make = class_guard_suite},
     {.name = "class_run", .make = class_run_suite},
     {.name = "class_workers", .make = class_workers_suite},
+    {.name = "class_edges", .make = class_edges_suite},
     {.name = "commands", .make = commands_suite},
     {.name = "commands_compile", .make = commands_compile_suite},
     {.name = "source_scan", .make = source_scan_suite},
