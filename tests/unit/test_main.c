@@ -73,6 +73,7 @@ static const struct {
     {.name = "grade_timing", .make = grade_timing_suite},
     {.name = "reference_parts", .make = reference_parts_suite},
     {.name = "nogpu_parts", .make = nogpu_parts_suite},
+    {.name = "progress_hand", .make = progress_hand_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
