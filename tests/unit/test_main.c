@@ -74,6 +74,7 @@ static const struct {
     {.name = "reference_parts", .make = reference_parts_suite},
     {.name = "nogpu_parts", .make = nogpu_parts_suite},
     {.name = "progress_hand", .make = progress_hand_suite},
+    {.name = "commands_paths", .make = commands_paths_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
