@@ -24,6 +24,7 @@ Suite *knobs_suite(void);
 Suite *progress_suite(void);
 Suite *progress_hand_suite(void);
 Suite *commands_paths_suite(void);
+Suite *references_paths_suite(void);
 Suite *fixtures_suite(void);
 Suite *class_suite(void);
 Suite *reference_suite(void);

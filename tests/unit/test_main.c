@@ -75,6 +75,7 @@ static const struct {
     {.name = "nogpu_parts", .make = nogpu_parts_suite},
     {.name = "progress_hand", .make = progress_hand_suite},
     {.name = "commands_paths", .make = commands_paths_suite},
+    {.name = "references_paths", .make = references_paths_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
