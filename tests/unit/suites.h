@@ -25,6 +25,7 @@ Suite *progress_suite(void);
 Suite *progress_hand_suite(void);
 Suite *commands_paths_suite(void);
 Suite *references_paths_suite(void);
+Suite *watch_waits_suite(void);
 Suite *fixtures_suite(void);
 Suite *class_suite(void);
 Suite *reference_suite(void);

@@ -76,6 +76,7 @@ static const struct {
     {.name = "progress_hand", .make = progress_hand_suite},
     {.name = "commands_paths", .make = commands_paths_suite},
     {.name = "references_paths", .make = references_paths_suite},
+    {.name = "watch_waits", .make = watch_waits_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
