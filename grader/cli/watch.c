@@ -61,6 +61,12 @@ static void sleep_ms(int ms)
         ;
 }
 
+/* Wait ms milliseconds, as the options say. */
+static void pause_ms(const watch_opts *o, int ms)
+{
+    (o->sleep_ms ? o->sleep_ms : sleep_ms)(ms);
+}
+
 /* An inotify descriptor watching every file's folder, or -1. */
 static int start_inotify(const char *const *paths, int n)
 {
@@ -91,16 +97,16 @@ static int start_inotify(const char *const *paths, int n)
 }
 
 /* Wait until something may have changed: an inotify event, or a poll tick. */
-static void wait_for_event(int fd)
+static void wait_for_event(int fd, const watch_opts *o)
 {
     if (fd < 0) {
-        sleep_ms(POLL_MS);
+        pause_ms(o, POLL_MS);
         return;
     }
     struct pollfd p = {.fd = fd, .events = POLLIN};
     while (poll(&p, 1, -1) < 0 && errno == EINTR)
         ;
-    sleep_ms(SETTLE_MS);
+    pause_ms(o, SETTLE_MS);
     char buf[4096];
     while (read(fd, buf, sizeof buf) > 0)
         ;   /* drained: the signatures say what changed */
@@ -133,7 +139,7 @@ int watch_files(const char *const *paths, int n, const watch_opts *o, watch_grad
         /* Compared with the files as they were when grading began, so a
          * save made during grading is graded next. */
         for (;;) {
-            wait_for_event(fd);
+            wait_for_event(fd, o);
             int any = 0;
             for (int i = 0; i < n; i++) {
                 signature now = sig_of(paths[i]);
@@ -142,7 +148,7 @@ int watch_files(const char *const *paths, int n, const watch_opts *o, watch_grad
             }
             if (!any)
                 continue;
-            sleep_ms(fd < 0 ? SETTLE_MS : 0);
+            pause_ms(o, fd < 0 ? SETTLE_MS : 0);
             for (int i = 0; i < n; i++)
                 if (changed[i])
                     seen[i] = sig_of(paths[i]);

@@ -10,6 +10,8 @@
 typedef struct watch_opts {
     int rounds;             /* stop after this many gradings (tests); 0: until Ctrl-C */
     int poll;               /* 1: poll even where inotify works (tests) */
+    void (*sleep_ms)(int ms); /* how to wait ms milliseconds; NULL: nanosleep
+                               * (tests: a function that notes the waits) */
 } watch_opts;
 
 /* Called once at the start with every changed[i] = 1, then after each save

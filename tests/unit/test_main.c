@@ -74,6 +74,10 @@ static const struct {
     {.name = "grade_timing", .make = grade_timing_suite},
     {.name = "reference_parts", .make = reference_parts_suite},
     {.name = "nogpu_parts", .make = nogpu_parts_suite},
+    {.name = "progress_hand", .make = progress_hand_suite},
+    {.name = "commands_paths", .make = commands_paths_suite},
+    {.name = "references_paths", .make = references_paths_suite},
+    {.name = "watch_waits", .make = watch_waits_suite},
 };
 #define N_SUITES (sizeof suites / sizeof suites[0])
 
