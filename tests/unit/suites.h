@@ -17,6 +17,7 @@ Suite *specs_suite(void);
 Suite *static_suite(void);
 Suite *limits_suite(void);
 Suite *pipeline_suite(void);
+Suite *grade_child_suite(void);
 Suite *cheats_suite(void);
 Suite *occupancy_suite(void);
 Suite *nogpu_suite(void);

@@ -26,6 +26,7 @@ static const struct {
     {.name = "static", .make = static_suite},
     {.name = "limits", .make = limits_suite},
     {.name = "pipeline", .make = pipeline_suite},
+    {.name = "grade_child", .make = grade_child_suite},
     {.name = "cheats", .make = cheats_suite},
     {.name = "occupancy", .make = occupancy_suite},
     {.name = "nogpu", .make = nogpu_suite},
