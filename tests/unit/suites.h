@@ -19,6 +19,7 @@ Suite *limits_suite(void);
 Suite *pipeline_suite(void);
 Suite *grade_child_suite(void);
 Suite *knockout_arena_suite(void);
+Suite *compile_vm_suite(void);
 Suite *cheats_suite(void);
 Suite *occupancy_suite(void);
 Suite *nogpu_suite(void);
