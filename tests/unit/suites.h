@@ -20,6 +20,7 @@ Suite *pipeline_suite(void);
 Suite *grade_child_suite(void);
 Suite *knockout_arena_suite(void);
 Suite *compile_vm_suite(void);
+Suite *compile_warm_suite(void);
 Suite *cheats_suite(void);
 Suite *occupancy_suite(void);
 Suite *nogpu_suite(void);

@@ -29,6 +29,7 @@ static const struct {
     {.name = "grade_child", .make = grade_child_suite},
     {.name = "knockout_arena", .make = knockout_arena_suite},
     {.name = "compile_vm", .make = compile_vm_suite},
+    {.name = "compile_warm", .make = compile_warm_suite},
     {.name = "cheats", .make = cheats_suite},
     {.name = "occupancy", .make = occupancy_suite},
     {.name = "nogpu", .make = nogpu_suite},
