@@ -477,6 +477,27 @@ END_TEST
 
 /* ---- how it can end ------------------------------------------------------ */
 
+START_TEST(the_time_limit_kills_past_one_poll)
+{
+    /* More slow children than one poll takes (16): the limit kills and
+     * reaps every one of them, the 17th too. */
+    enum { N = 17 };
+    compile_child c[N];
+    for (int i = 0; i < N; i++)
+        start(&c[i], sleep_long, NULL, 10, 0);
+    double t0 = now();
+    compile_children_wait(c, N, 0.3);
+    ck_assert_double_lt(now() - t0, 5);
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(c[i].timed_out, "child %d not timed out", i);
+        ck_assert_msg(WIFSIGNALED(c[i].status) && WTERMSIG(c[i].status) == SIGKILL,
+                      "child %d: status %#x", i, c[i].status);
+        free(c[i].out);
+        assert_reaped(&c[i]);
+    }
+}
+END_TEST
+
 START_TEST(the_time_limit_kills_only_the_slow)
 {
     compile_child c[2];
@@ -585,6 +606,30 @@ START_TEST(a_failed_poll_kills_and_reaps)
     setrlimit(RLIMIT_NOFILE, &was);
     ck_assert_msg(now() - t0 < 5, "the wait went on %.1f s", now() - t0);
     for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(c[i].timed_out, 0);
+        assert_killed(&c[i], SIGKILL);
+        assert_reaped(&c[i]);
+        free(c[i].out);
+    }
+}
+END_TEST
+
+START_TEST(a_failed_poll_kills_past_one_poll)
+{
+    /* Likewise with more children than one poll takes (16): all of them. */
+    enum { N = 17 };
+    compile_child c[N];
+    for (int i = 0; i < N; i++)
+        start(&c[i], sleep_long, NULL, 30, 0);
+    struct rlimit was, none = {0, 0};
+    getrlimit(RLIMIT_NOFILE, &was);
+    none.rlim_max = was.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &none);
+    double t0 = now();
+    compile_children_wait(c, N, 30);
+    setrlimit(RLIMIT_NOFILE, &was);
+    ck_assert_msg(now() - t0 < 5, "the wait went on %.1f s", now() - t0);
+    for (int i = 0; i < N; i++) {
         ck_assert_int_eq(c[i].timed_out, 0);
         assert_killed(&c[i], SIGKILL);
         assert_reaped(&c[i]);
@@ -762,10 +807,12 @@ Suite *compile_child_suite(void)
     tcase_add_test(tc, exit_status_and_signal_are_kept);
     tcase_add_test(tc, many_children_at_once);
     tcase_add_test(tc, the_time_limit_kills_only_the_slow);
+    tcase_add_test(tc, the_time_limit_kills_past_one_poll);
     tcase_add_test(tc, output_up_to_the_bound_is_kept);
     tcase_add_test(tc, output_past_the_bound_stops_the_child);
     tcase_add_test(tc, a_signal_does_not_cut_the_wait_short);
     tcase_add_test(tc, a_failed_poll_kills_and_reaps);
+    tcase_add_test(tc, a_failed_poll_kills_past_one_poll);
     tcase_add_test(tc, a_read_error_kills_and_reaps);
     tcase_add_test(tc, an_interrupted_read_is_tried_again);
     tcase_add_test(tc, the_grader_short_of_memory_stops_the_child);
