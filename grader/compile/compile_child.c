@@ -147,13 +147,13 @@ void compile_children_wait(compile_child *c, int n, double limit_s)
                 c[idx[k]].timed_out = 1;
                 finish(&c[idx[k]], 1);
             }
-            return;
+            continue;   /* one poll holds 16: the next round has the rest, or none */
         }
         int r = poll(fds, (nfds_t)m, (int)(left * 1000) + 1);
         if (r < 0 && errno != EINTR) {
             for (int k = 0; k < m; k++)
                 finish(&c[idx[k]], 1);
-            return;
+            continue;   /* as above: the rest, if more than 16 */
         }
         for (int k = 0; k < m && r > 0; k++) {
             if (!fds[k].revents)

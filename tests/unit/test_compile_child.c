@@ -4,7 +4,8 @@
  * /dev/null), what it sends coming back whole, and each way it can end:
  * an exit status, a signal, the time limit, too much output, a parent that
  * died first, and the grader short of descriptors, of memory or of a
- * process, or its wait interrupted by a signal.
+ * process, or its wait interrupted by a signal. And how many compiles run at
+ * once (compile.c: batches of 8, counted at each fork).
  *
  * The faults the grader cannot be asked for (fork failing, a read error,
  * a parent dying at one exact moment) are injected by defining fork, read
@@ -42,6 +43,21 @@ static int read_fault_errno;        /* ... with this errno */
 static pid_t orphan_of;             /* a child of this process waits in getrlimit
                                        until that process is gone */
 
+static pid_t counting_in;           /* this process's forks are counted: ... */
+static pid_t forked[16];            /* ... each child's pid, and how many of the */
+static int nforked, live_at[16];    /* earlier ones were not yet reaped then */
+
+static void count_fork(pid_t pid)
+{
+    if (pid <= 0 || counting_in != getpid() || nforked == 16)
+        return;
+    int live = 0;
+    for (int i = 0; i < nforked; i++)
+        live += kill(forked[i], 0) == 0;   /* a zombie too: reaped is ESRCH */
+    live_at[nforked] = live;
+    forked[nforked++] = pid;
+}
+
 pid_t fork(void)
 {
     static pid_t (*real)(void);
@@ -52,7 +68,9 @@ pid_t fork(void)
     }
     if (!real)
         real = (pid_t (*)(void))dlsym(RTLD_NEXT, "fork");
-    return real();
+    pid_t pid = real();
+    count_fork(pid);
+    return pid;
 }
 
 ssize_t read(int fd, void *buf, size_t n)
@@ -459,6 +477,27 @@ END_TEST
 
 /* ---- how it can end ------------------------------------------------------ */
 
+START_TEST(the_time_limit_kills_past_one_poll)
+{
+    /* More slow children than one poll takes (16): the limit kills and
+     * reaps every one of them, the 17th too. */
+    enum { N = 17 };
+    compile_child c[N];
+    for (int i = 0; i < N; i++)
+        start(&c[i], sleep_long, NULL, 10, 0);
+    double t0 = now();
+    compile_children_wait(c, N, 0.3);
+    ck_assert_double_lt(now() - t0, 5);
+    for (int i = 0; i < N; i++) {
+        ck_assert_msg(c[i].timed_out, "child %d not timed out", i);
+        ck_assert_msg(WIFSIGNALED(c[i].status) && WTERMSIG(c[i].status) == SIGKILL,
+                      "child %d: status %#x", i, c[i].status);
+        free(c[i].out);
+        assert_reaped(&c[i]);
+    }
+}
+END_TEST
+
 START_TEST(the_time_limit_kills_only_the_slow)
 {
     compile_child c[2];
@@ -567,6 +606,30 @@ START_TEST(a_failed_poll_kills_and_reaps)
     setrlimit(RLIMIT_NOFILE, &was);
     ck_assert_msg(now() - t0 < 5, "the wait went on %.1f s", now() - t0);
     for (int i = 0; i < 2; i++) {
+        ck_assert_int_eq(c[i].timed_out, 0);
+        assert_killed(&c[i], SIGKILL);
+        assert_reaped(&c[i]);
+        free(c[i].out);
+    }
+}
+END_TEST
+
+START_TEST(a_failed_poll_kills_past_one_poll)
+{
+    /* Likewise with more children than one poll takes (16): all of them. */
+    enum { N = 17 };
+    compile_child c[N];
+    for (int i = 0; i < N; i++)
+        start(&c[i], sleep_long, NULL, 30, 0);
+    struct rlimit was, none = {0, 0};
+    getrlimit(RLIMIT_NOFILE, &was);
+    none.rlim_max = was.rlim_max;
+    setrlimit(RLIMIT_NOFILE, &none);
+    double t0 = now();
+    compile_children_wait(c, N, 30);
+    setrlimit(RLIMIT_NOFILE, &was);
+    ck_assert_msg(now() - t0 < 5, "the wait went on %.1f s", now() - t0);
+    for (int i = 0; i < N; i++) {
         ck_assert_int_eq(c[i].timed_out, 0);
         assert_killed(&c[i], SIGKILL);
         assert_reaped(&c[i]);
@@ -704,6 +767,32 @@ START_TEST(a_compile_without_a_process_says_so)
 }
 END_TEST
 
+/* Compiles run at most 8 at once, in batches: a batch is reaped before the
+ * next starts (each batch has one deadline, and 8 NVRTCs of up to 2 GB each
+ * is the peak memory the grader allows itself). */
+START_TEST(compiles_run_eight_at_a_time)
+{
+    exercise ex = {.name = "fixture", .kernel = "fx_scale"};
+    compile_job job[9];
+    compiled c[9];
+    for (int i = 0; i < 9; i++)
+        job[i] = (compile_job){.path = "tests/unit/fixtures/good.cu", .name = "mine/good.cu",
+                               .ex = &ex, .kernel = "fx_scale", .cc = 90};
+    nforked = 0;
+    counting_in = getpid();
+    compile_files(job, 9, c);
+    counting_in = 0;
+    for (int i = 0; i < 9; i++) {
+        ck_assert_msg(c[i].ok, "%s", c[i].error);
+        compiled_free(&c[i]);
+    }
+    ck_assert_int_eq(nforked, 9);
+    for (int i = 0; i < 8; i++)
+        ck_assert_int_eq(live_at[i], i);
+    ck_assert_int_eq(live_at[8], 0);
+}
+END_TEST
+
 Suite *compile_child_suite(void)
 {
     Suite *s = suite_create("compile_child");
@@ -718,10 +807,12 @@ Suite *compile_child_suite(void)
     tcase_add_test(tc, exit_status_and_signal_are_kept);
     tcase_add_test(tc, many_children_at_once);
     tcase_add_test(tc, the_time_limit_kills_only_the_slow);
+    tcase_add_test(tc, the_time_limit_kills_past_one_poll);
     tcase_add_test(tc, output_up_to_the_bound_is_kept);
     tcase_add_test(tc, output_past_the_bound_stops_the_child);
     tcase_add_test(tc, a_signal_does_not_cut_the_wait_short);
     tcase_add_test(tc, a_failed_poll_kills_and_reaps);
+    tcase_add_test(tc, a_failed_poll_kills_past_one_poll);
     tcase_add_test(tc, a_read_error_kills_and_reaps);
     tcase_add_test(tc, an_interrupted_read_is_tried_again);
     tcase_add_test(tc, the_grader_short_of_memory_stops_the_child);
@@ -729,6 +820,7 @@ Suite *compile_child_suite(void)
     tcase_add_test(tc, no_process_no_child);
     tcase_add_test(tc, a_started_child_is_a_clean_slate);
     tcase_add_test(tc, a_compile_without_a_process_says_so);
+    tcase_add_test(tc, compiles_run_eight_at_a_time);
     suite_add_tcase(s, tc);
     return s;
 }

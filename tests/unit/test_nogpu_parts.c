@@ -177,6 +177,39 @@ START_TEST(nothing_to_check_without_a_gpu)
 }
 END_TEST
 
+/* When ptxas's numbers for the kernel cannot be read (here the file's own
+ * #warning names the entry first, so the block it finds has no "Used"
+ * line; an NVRTC that cannot build sm_90 natively gives no report at all)
+ * the occupancy is unknown, but the checks are still judged and the
+ * verdict said. */
+START_TEST(checks_judged_when_resources_unknown)
+{
+    make_course("u");
+    char path[256];
+    snprintf(path, sizeof path, "%s/exercises/t/scale.cu", root);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("#warning Compiling entry function 'fx_scale'\n"
+          "extern \"C\" __global__ void fx_scale(float *out, const float *in, float a, int n)\n"
+          "{\n    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+          "    if (i < n)\n        out[i] = a * in[i];\n}\n", f);
+    fclose(f);
+    exercise ex = scale_ex();
+    ex.checks[0] = (mech_check){CHECK_PTX_HAS, "ld.shared", 0, NULL, "Stage it.", KNOCK_ASYNC};
+    int knobs[MAX_KNOBS] = {64};
+    grade_opts o = {.root = root, .student_dir = "exercises", .seed = 3};
+    result r;
+    memset(&r, 0x5a, sizeof r);
+    check_without_gpu(&ex, knobs, &o, &r);
+    remove_course();
+    ck_assert_msg(r.outcome == OUT_MECHANISM, "outcome %d: %s", r.outcome, r.message);
+    ck_assert_int_eq(r.res[V_STUDENT].known, 0);
+    ck_assert_int_eq(r.res[V_STUDENT].occupancy_pct, -1);
+    ck_assert_int_eq(r.checks[0].state, CS_FAILS);
+    ck_assert_str_eq(r.failed_check, "Stage it.");
+}
+END_TEST
+
 /* ---- grader static ------------------------------------------------------ */
 
 static int static_of(const exercise *ex, char *msg, size_t len, resources *res)
@@ -277,6 +310,7 @@ Suite *nogpu_parts_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, checked_without_a_gpu);
     tcase_add_test(tc, nothing_to_check_without_a_gpu);
+    tcase_add_test(tc, checks_judged_when_resources_unknown);
     suite_add_tcase(s, tc);
     tc = tcase_create("static");
     tcase_set_timeout(tc, 120);
