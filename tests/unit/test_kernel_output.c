@@ -561,6 +561,57 @@ START_TEST(the_bytes_of_a_string)
 }
 END_TEST
 
+/* A site at its edges: line 0 (a #line 0, or __assertfail called by hand),
+ * a line operand cut to 15 characters, a string whose first value is no
+ * byte, register names (inline assembly names its own) that fit the 79
+ * characters followed or not. */
+static int one_site(const char *defs, const char *reg0, const char *line, char *buf,
+                    size_t len)
+{
+    snprintf(ptx, sizeof ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n%s"
+             "{\n\tst.param.b64 \t[param0+0], %s;\n\tst.param.b64 \t[param1+0], %%rd1;\n"
+             "\tst.param.b32 \t[param2+0], %s;\n\tcall.uni \n\t__assertfail, \n",
+             defs, reg0, line);
+    return kout_describe_asserts(ptx, buf, len);
+}
+
+START_TEST(the_edges_of_a_site)
+{
+    char buf[600], defs[600], name[100];
+    const char *mov = "\tmov.u64 \t%rd1, $s;\n";
+    ck_assert_int_eq(one_site(mov, "%rd1", "0", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:0");
+    ck_assert_int_eq(one_site(mov, "%rd1", "9", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:9");
+    /* A hexadecimal literal is a number too (hand-written PTX). */
+    ck_assert_int_eq(one_site(mov, "%rd1", "0x2A", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:0x2A");
+    /* Everything up to the ';' is the line's text, cut to 15 characters. */
+    ck_assert_int_eq(one_site(mov, "%rd1", "12                    ", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:12             ");
+    /* A first value that is no byte: no string, not described. */
+    snprintf(defs, sizeof defs, ".global .align 1 .b8 $t[2] = {256, 65};\n"
+             "\tmov.u64 \t%%rd2, $t;\n%s", mov);
+    ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), 0);
+    snprintf(defs, sizeof defs, ".global .align 1 .b8 $t[2] = {66, 0};\n"
+             "\tmov.u64 \t%%rd2, $t;\n%s", mov);
+    ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(B) at A:3");
+    /* Register names of 79 characters are followed, as the parameter's
+     * operand and as a move's source; one of 80 is cut and found nowhere. */
+    for (int n = 78; n <= 80; n++) {
+        memset(name, 'r', sizeof name);
+        name[0] = '%';
+        name[n] = 0;
+        snprintf(defs, sizeof defs, "\tmov.u64 \t%s, $s;\n%s", name, mov);
+        ck_assert_int_eq(one_site(defs, name, "3", buf, sizeof buf), n < 80);
+        snprintf(defs, sizeof defs, "\tmov.u64 \t%s, $s;\n\tmov.u64 \t%%rd2, %s;\n%s", name,
+                 name, mov);
+        ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), n < 80);
+    }
+}
+END_TEST
+
 START_TEST(the_asserts_known_stand_in_for_a_mute_cuda)
 {
     char buf[800];
@@ -839,6 +890,7 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, eight_asserts_described_the_rest_counted);
     tcase_add_test(tc, what_a_site_must_hold);
     tcase_add_test(tc, the_bytes_of_a_string);
+    tcase_add_test(tc, the_edges_of_a_site);
     tcase_add_test(tc, a_long_condition_is_cut);
     tcase_add_test(tc, the_asserts_known_stand_in_for_a_mute_cuda);
     suite_add_tcase(s, tc);
