@@ -571,6 +571,13 @@ START_TEST(values_that_reach_shared_memory)
         ck_assert_msg(staged_with_load("%f2") == 1, "%s: %d", other[k], staged_with_load("%f2"));
         ck_assert_msg(staged_with_load("%f1") == 0, "%s: its source staged", other[k]);
     }
+    /* An unpacking move with a sink ("_") has one destination register,
+     * but a vector destination all the same: not pure, its source is not
+     * staged. */
+    collect(REGS "\tld.global.u64 %rd1, [%rd2];\n\tmov.b64 {%f2, _}, %rd1;\n"
+            "\tst.shared.f32 [%r3], %f2;\n");
+    ck_assert_int_eq(staged_with_load("%f2"), 1);
+    ck_assert_int_eq(staged_with_load("%rd1"), 0);
     /* A load straight into the stored register, and into a vector of
      * them. */
     collect(REGS "\tld.global.v2.f32 {%f1, %f2}, [%rd1];\n\tst.shared.f32 [%r3], %f2;\n");
