@@ -34,12 +34,18 @@
 
 /* ---- injected faults ---------------------------------------------------- */
 
-/* memfd_create fails once memfd_ok calls have succeeded (-1: never). */
-static int memfd_ok = -1, tmpfile_fails;
+/* memfd_create fails once memfd_ok calls have succeeded (-1: never), and
+ * the next call only when memfd_fails_once (a transient failure). */
+static int memfd_ok = -1, tmpfile_fails, memfd_fails_once;
 
 int memfd_create(const char *name, unsigned int flags)
 {
     static int (*real)(const char *, unsigned int);
+    if (memfd_fails_once) {
+        memfd_fails_once = 0;
+        errno = EMFILE;
+        return -1;
+    }
     if (memfd_ok >= 0 && memfd_ok-- == 0) {
         memfd_ok = 0;
         errno = ENOSYS;
@@ -804,6 +810,70 @@ START_TEST(the_capture_with_stdin_closed)
 }
 END_TEST
 
+/* With stdin closed, descriptor 0 is whatever the capture makes first:
+ * a memfd, the sink, or the descriptor that keeps where output went. Each
+ * is a descriptor like any other. */
+START_TEST(descriptor_0_in_every_role)
+{
+    /* The first memfd is 0, and no temporary file could stand in. */
+    output_to_file();
+    close(STDIN_FILENO);
+    tmpfile_fails = 1;
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_str_eq(r.printed, "caught\n");
+    say(STDOUT_FILENO, "after\n");
+    ck_assert_str_eq(contents(before), "after\n");
+}
+END_TEST
+
+START_TEST(the_sink_on_descriptor_0)
+{
+    /* memfd_create fails once: the first file is a temporary one, dup'ed
+     * off descriptor 0 and 0 closed again, so the sink's memfd is 0. */
+    output_to_file();
+    close(STDIN_FILENO);
+    memfd_fails_once = 1;
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    result r;
+    memset(&r, 0, sizeof r);
+    kout_first_end(&r, 1);
+    ck_assert_str_eq(r.printed, "caught\n");
+    static char junk[(1 << 20) + 1];
+    memset(junk, '.', sizeof junk);
+    ck_assert_int_eq(write(STDOUT_FILENO, junk, sizeof junk), (ssize_t)sizeof junk);
+    struct stat st;
+    ck_assert_int_eq(fstat(STDIN_FILENO, &st), 0);
+    ck_assert_int_eq(st.st_size, (off_t)sizeof junk);   /* the sink is 0 */
+    kout_trim();
+    ck_assert_int_eq(fstat(STDIN_FILENO, &st), 0);
+    ck_assert_int_eq(st.st_size, 0);
+    ck_assert_str_eq(contents(before), "");
+}
+END_TEST
+
+START_TEST(where_output_went_kept_on_descriptor_0)
+{
+    /* No memfd at all: both files are temporary ones, each dup'ed off 0
+     * and 0 closed again, so the copy of stdout is 0; output still goes
+     * back there. */
+    output_to_file();
+    close(STDIN_FILENO);
+    memfd_ok = 0;
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_str_eq(r.printed, "caught\n");
+    say(STDOUT_FILENO, "after\n");
+    say(STDERR_FILENO, "err after\n");
+    ck_assert_str_eq(contents(before), "after\nerr after\n");
+}
+END_TEST
+
 START_TEST(short_of_memory_the_capture_is_not_read)
 {
     /* No room to read the sink (8 MB): the assert is not found there, and
@@ -884,6 +954,9 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, a_line_cut_before_failed_is_no_assert);
     tcase_add_test(tc, stdin_is_not_a_capture);
     tcase_add_test(tc, the_capture_with_stdin_closed);
+    tcase_add_test(tc, descriptor_0_in_every_role);
+    tcase_add_test(tc, the_sink_on_descriptor_0);
+    tcase_add_test(tc, where_output_went_kept_on_descriptor_0);
     tcase_add_test(tc, assertion_lines_in_every_shape);
     tcase_add_test(tc, each_assert_of_the_ptx_is_described);
     tcase_add_test(tc, a_string_reached_in_at_most_four_moves);
