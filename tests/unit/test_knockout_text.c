@@ -243,6 +243,28 @@ START_TEST(twins_only_where_values_go)
 }
 END_TEST
 
+/* A store's operand is rewritten whole up to the operand's own bound (127
+ * characters): four registers of 22 characters (inline assembly names its
+ * own) make a vector of 96, 108 with their twins' names. */
+START_TEST(long_operands_twinned_whole)
+{
+    static const char ptx[] = ".visible .entry k()\n{\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<9>;\n"
+                              "\t.reg .f32 %a_long_register_name_<4>;\n"
+                              "\tld.global.v4.f32 {%a_long_register_name_0, %a_long_register_name_1, "
+                              "%a_long_register_name_2, %a_long_register_name_3}, [%rd1];\n"
+                              "\tst.shared.v4.f32 [%r1], {%a_long_register_name_0, "
+                              "%a_long_register_name_1, %a_long_register_name_2, "
+                              "%a_long_register_name_3};\n\tret;\n}\n";
+    int found;
+    char *out = knockout_ptx(ptx, KNOCK_SHARED, &LAYOUT, &found);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "[%r1], {%kota_long_register_name_0, %kota_long_register_name_1, "
+                              "%kota_long_register_name_2, %kota_long_register_name_3};"),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(span_of_each_write)
 {
     static const struct {
@@ -647,6 +669,7 @@ Suite *knockout_text_suite(void)
     tcase_add_test(tc, names_of_the_kinds);
     tcase_add_test(tc, span_of_each_write);
     tcase_add_test(tc, twins_only_where_values_go);
+    tcase_add_test(tc, long_operands_twinned_whole);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("lines");
