@@ -277,6 +277,10 @@ START_TEST(the_two_numbers_or_none)
         ck_assert_int_eq(load_log_limit(shapes[i], &d, why, sizeof why), 1);
         int numbers = strstr(why, "needs 32 bytes, and at most 8 are allowed") != NULL;
         ck_assert_msg(numbers == (i >= 5), "\"%s\": %s", shapes[i], why);
+        /* Without both numbers, no number at all (not a 0 for the missing
+         * one): the text says so in words. */
+        int worded = strstr(why, "asks for more than this GPU allows") != NULL;
+        ck_assert_msg(worded == (i < 5), "\"%s\": %s", shapes[i], why);
     }
 }
 END_TEST
