@@ -603,6 +603,20 @@ START_TEST(the_edges_of_a_site)
              "\tmov.u64 \t%%rd2, $t;\n%s", mov);
     ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), 1);
     ck_assert_str_eq(buf, "assert(B) at A:3");
+    /* A call with no '{' before it in the PTX: its block starts at the
+     * PTX's start, and nothing before the PTX is read (here another
+     * block's parameter, past a NUL). */
+    static char mem[1024];
+    static const char other[] = "{\n\tst.param.b64 \t[param0+0], %rd9;\n";
+    memcpy(mem, other, sizeof other);
+    snprintf(mem + sizeof other, sizeof mem - sizeof other,
+             "\tst.param.b64 \t[param0+0], $s;\n\tst.param.b64 \t[param1+0], $s;\n"
+             "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n"
+             ".global .align 1 .b8 $s[2] = {65, 0};\n");
+    const char *alone = mem + sizeof other;
+    ck_assert(strchr(alone, '{') > strstr(alone, "__assertfail"));
+    ck_assert_int_eq(kout_describe_asserts(alone, buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:3");
     /* Register names of 79 characters are followed, as the parameter's
      * operand and as a move's source; one of 80 is cut and found nowhere. */
     for (int n = 78; n <= 80; n++) {
