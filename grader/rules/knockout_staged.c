@@ -135,12 +135,14 @@ static const char *twin(const staged *s, const char *reg, char *name)
     return name;
 }
 
-/* An operand with every register that has a twin replaced by it. */
+/* An operand with every register that has a twin replaced by it, whole up
+ * to the operand's bound (KO_OP_LEN - 1); a name that does not fit is cut
+ * with what follows it. */
 static void twin_operand(const staged *s, char *o)
 {
     char out[KO_OP_LEN] = "", name[KO_REG_LEN], reg[KO_REG_LEN];
     size_t len = 0;
-    for (const char *p = o; *p && len + KO_REG_LEN < sizeof out;) {
+    for (const char *p = o; *p && len + 1 < sizeof out;) {
         if (*p != '%') {
             out[len++] = *p++;
             continue;
@@ -150,7 +152,11 @@ static void twin_operand(const staged *s, char *o)
             n++;
         snprintf(reg, sizeof reg, "%.*s", (int)(n < KO_REG_LEN ? n : KO_REG_LEN - 1), p);
         const char *t = twin(s, reg, name);
-        len += (size_t)snprintf(out + len, sizeof out - len, "%s", t ? t : reg);
+        size_t k = strlen(t ? t : reg);
+        if (len + k >= sizeof out)
+            break;              /* no room for the whole name: cut before it */
+        memcpy(out + len, t ? t : reg, k);
+        len += k;
         p += n;
     }
     out[len] = 0;

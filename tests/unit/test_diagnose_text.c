@@ -512,6 +512,37 @@ START_TEST(what_the_report_says)
 }
 END_TEST
 
+/* diagnose does not blank comments: a block comment inside a statement, or
+ * a directive that only starts like .loc or .file, must not hide the
+ * statements around it. */
+START_TEST(comments_and_directive_lookalikes)
+{
+    /* A comment between the destination and the comma: only %fd3 is loaded
+     * in the loop, so the copy of %fd2 is not the pattern. */
+    ck_assert_uint_eq(diags(ring("", COPY, "\tld.global.nc.f64 \t%fd3/*%fd2*/, [%rd1+16];\n",
+                                 "")), 0);
+    /* Statements after a .local declaration or a ".fil"/".locx" in a comment
+     * on the same line are still read. */
+    static const char *const copies[] = {
+        "\t{ .local .b32 t; mov.f64 \t%fd1, %fd2; }\n",
+        "\t/* a; .locx; */ ; mov.f64 \t%fd1, %fd2;\n",
+        "\t/* a; .fil; */ ; mov.f64 \t%fd1, %fd2;\n",
+    };
+    for (size_t k = 0; k < sizeof copies / sizeof *copies; k++)
+        ck_assert_msg(diags(ring("", copies[k], LOAD, "")) == DIAG_COPY_OF_LOAD, "%s",
+                      copies[k]);
+    /* A comma in a comment glued to the opcode does not shift the operands:
+     * the step is still the add's third operand. */
+    snprintf(buf, sizeof buf, "%s", l2(4, 1024, NULL));
+    char *at = strstr(buf, "\tadd.s64 \t%rd26, %rd26, 1024;");
+    ck_assert_ptr_nonnull(at);
+    char tail[4096];
+    snprintf(tail, sizeof tail, "%s", at + strlen("\tadd.s64"));
+    snprintf(at, sizeof buf - (size_t)(at - buf), "\tadd.s64/*,*/%s", tail);
+    ck_assert_uint_eq(diags(buf), DIAG_L2_PREFETCH_IN_STEP);
+}
+END_TEST
+
 Suite *diagnose_text_suite(void)
 {
     Suite *s = suite_create("diagnose_text");
@@ -529,6 +560,7 @@ Suite *diagnose_text_suite(void)
     tc = tcase_create("report");
     tcase_add_test(tc, copy_of_a_load_matters_in_the_rings_only);
     tcase_add_test(tc, what_the_report_says);
+    tcase_add_test(tc, comments_and_directive_lookalikes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -9,6 +9,10 @@
  *   CK_RUN_SUITE=instance build/tests/unit_tests */
 #include <malloc.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <unistd.h>
 #include <string.h>
 #include "instance.h"
 #include "static_check.h"
@@ -466,6 +470,49 @@ START_TEST(constants_at_their_bounds)
 }
 END_TEST
 
+/* A constant the host has no memory for is a spec error, not a constant
+ * silently left unset. The address space is capped a little above what the
+ * process maps and filled with small blocks, so the constant's malloc
+ * fails; then everything is given back and the cap lifted. */
+START_TEST(constant_without_host_memory)
+{
+    static unsigned char data[MAX_CONST_BYTES];
+    instance I;
+    instance_init(&I, 1);
+    struct rlimit was;
+    ck_assert_int_eq(getrlimit(RLIMIT_AS, &was), 0);
+    unsigned long pages = 0;
+    FILE *f = fopen("/proc/self/statm", "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fscanf(f, "%lu", &pages), 1);
+    fclose(f);
+    struct rlimit cap = {.rlim_cur = pages * (rlim_t)sysconf(_SC_PAGESIZE) + (4u << 20),
+                         .rlim_max = was.rlim_max};
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &cap), 0);
+    void *hog = NULL, *block;
+    while ((block = malloc(4096)) != NULL) {
+        *(void **)block = hog;
+        hog = block;
+    }
+    inst_constant(&I, "c", data, sizeof data);
+    while (hog) {
+        block = *(void **)hog;
+        free(hog);
+        hog = block;
+    }
+    ck_assert_int_eq(setrlimit(RLIMIT_AS, &was), 0);
+    ck_assert_str_eq(I.error, "out of host memory for a constant");
+    ck_assert_int_eq(I.nconsts, 0);
+    /* With memory again, the same call is kept. */
+    instance_free(&I);
+    instance_init(&I, 1);
+    inst_constant(&I, "c", data, sizeof data);
+    ck_assert_str_eq(I.error, "");
+    ck_assert_int_eq(I.nconsts, 1);
+    instance_free(&I);
+}
+END_TEST
+
 START_TEST(notes_are_formatted_and_cut)
 {
     instance I;
@@ -510,6 +557,7 @@ Suite *instance_suite(void)
     tcase_add_test(tc, buffers_past_the_limit_are_scratch);
     tcase_add_test(tc, buffer_too_large_for_the_host);
     tcase_add_test(tc, constants_at_their_bounds);
+    tcase_add_test(tc, constant_without_host_memory);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("calls");

@@ -34,12 +34,18 @@
 
 /* ---- injected faults ---------------------------------------------------- */
 
-/* memfd_create fails once memfd_ok calls have succeeded (-1: never). */
-static int memfd_ok = -1, tmpfile_fails;
+/* memfd_create fails once memfd_ok calls have succeeded (-1: never), and
+ * the next call only when memfd_fails_once (a transient failure). */
+static int memfd_ok = -1, tmpfile_fails, memfd_fails_once;
 
 int memfd_create(const char *name, unsigned int flags)
 {
     static int (*real)(const char *, unsigned int);
+    if (memfd_fails_once) {
+        memfd_fails_once = 0;
+        errno = EMFILE;
+        return -1;
+    }
     if (memfd_ok >= 0 && memfd_ok-- == 0) {
         memfd_ok = 0;
         errno = ENOSYS;
@@ -561,6 +567,71 @@ START_TEST(the_bytes_of_a_string)
 }
 END_TEST
 
+/* A site at its edges: line 0 (a #line 0, or __assertfail called by hand),
+ * a line operand cut to 15 characters, a string whose first value is no
+ * byte, register names (inline assembly names its own) that fit the 79
+ * characters followed or not. */
+static int one_site(const char *defs, const char *reg0, const char *line, char *buf,
+                    size_t len)
+{
+    snprintf(ptx, sizeof ptx, ".global .align 1 .b8 $s[2] = {65, 0};\n%s"
+             "{\n\tst.param.b64 \t[param0+0], %s;\n\tst.param.b64 \t[param1+0], %%rd1;\n"
+             "\tst.param.b32 \t[param2+0], %s;\n\tcall.uni \n\t__assertfail, \n",
+             defs, reg0, line);
+    return kout_describe_asserts(ptx, buf, len);
+}
+
+START_TEST(the_edges_of_a_site)
+{
+    char buf[600], defs[600], name[100];
+    const char *mov = "\tmov.u64 \t%rd1, $s;\n";
+    ck_assert_int_eq(one_site(mov, "%rd1", "0", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:0");
+    ck_assert_int_eq(one_site(mov, "%rd1", "9", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:9");
+    /* A hexadecimal literal is a number too (hand-written PTX). */
+    ck_assert_int_eq(one_site(mov, "%rd1", "0x2A", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:0x2A");
+    /* Everything up to the ';' is the line's text, cut to 15 characters. */
+    ck_assert_int_eq(one_site(mov, "%rd1", "12                    ", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:12             ");
+    /* A first value that is no byte: no string, not described. */
+    snprintf(defs, sizeof defs, ".global .align 1 .b8 $t[2] = {256, 65};\n"
+             "\tmov.u64 \t%%rd2, $t;\n%s", mov);
+    ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), 0);
+    snprintf(defs, sizeof defs, ".global .align 1 .b8 $t[2] = {66, 0};\n"
+             "\tmov.u64 \t%%rd2, $t;\n%s", mov);
+    ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(B) at A:3");
+    /* A call with no '{' before it in the PTX: its block starts at the
+     * PTX's start, and nothing before the PTX is read (here another
+     * block's parameter, past a NUL). */
+    static char mem[1024];
+    static const char other[] = "{\n\tst.param.b64 \t[param0+0], %rd9;\n";
+    memcpy(mem, other, sizeof other);
+    snprintf(mem + sizeof other, sizeof mem - sizeof other,
+             "\tst.param.b64 \t[param0+0], $s;\n\tst.param.b64 \t[param1+0], $s;\n"
+             "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n"
+             ".global .align 1 .b8 $s[2] = {65, 0};\n");
+    const char *alone = mem + sizeof other;
+    ck_assert(strchr(alone, '{') > strstr(alone, "__assertfail"));
+    ck_assert_int_eq(kout_describe_asserts(alone, buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:3");
+    /* Register names of 79 characters are followed, as the parameter's
+     * operand and as a move's source; one of 80 is cut and found nowhere. */
+    for (int n = 78; n <= 80; n++) {
+        memset(name, 'r', sizeof name);
+        name[0] = '%';
+        name[n] = 0;
+        snprintf(defs, sizeof defs, "\tmov.u64 \t%s, $s;\n%s", name, mov);
+        ck_assert_int_eq(one_site(defs, name, "3", buf, sizeof buf), n < 80);
+        snprintf(defs, sizeof defs, "\tmov.u64 \t%s, $s;\n\tmov.u64 \t%%rd2, %s;\n%s", name,
+                 name, mov);
+        ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), n < 80);
+    }
+}
+END_TEST
+
 START_TEST(the_asserts_known_stand_in_for_a_mute_cuda)
 {
     char buf[800];
@@ -753,6 +824,70 @@ START_TEST(the_capture_with_stdin_closed)
 }
 END_TEST
 
+/* With stdin closed, descriptor 0 is whatever the capture makes first:
+ * a memfd, the sink, or the descriptor that keeps where output went. Each
+ * is a descriptor like any other. */
+START_TEST(descriptor_0_in_every_role)
+{
+    /* The first memfd is 0, and no temporary file could stand in. */
+    output_to_file();
+    close(STDIN_FILENO);
+    tmpfile_fails = 1;
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_str_eq(r.printed, "caught\n");
+    say(STDOUT_FILENO, "after\n");
+    ck_assert_str_eq(contents(before), "after\n");
+}
+END_TEST
+
+START_TEST(the_sink_on_descriptor_0)
+{
+    /* memfd_create fails once: the first file is a temporary one, dup'ed
+     * off descriptor 0 and 0 closed again, so the sink's memfd is 0. */
+    output_to_file();
+    close(STDIN_FILENO);
+    memfd_fails_once = 1;
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    result r;
+    memset(&r, 0, sizeof r);
+    kout_first_end(&r, 1);
+    ck_assert_str_eq(r.printed, "caught\n");
+    static char junk[(1 << 20) + 1];
+    memset(junk, '.', sizeof junk);
+    ck_assert_int_eq(write(STDOUT_FILENO, junk, sizeof junk), (ssize_t)sizeof junk);
+    struct stat st;
+    ck_assert_int_eq(fstat(STDIN_FILENO, &st), 0);
+    ck_assert_int_eq(st.st_size, (off_t)sizeof junk);   /* the sink is 0 */
+    kout_trim();
+    ck_assert_int_eq(fstat(STDIN_FILENO, &st), 0);
+    ck_assert_int_eq(st.st_size, 0);
+    ck_assert_str_eq(contents(before), "");
+}
+END_TEST
+
+START_TEST(where_output_went_kept_on_descriptor_0)
+{
+    /* No memfd at all: both files are temporary ones, each dup'ed off 0
+     * and 0 closed again, so the copy of stdout is 0; output still goes
+     * back there. */
+    output_to_file();
+    close(STDIN_FILENO);
+    memfd_ok = 0;
+    ck_assert_int_eq(kout_first_begin(), 0);
+    say(STDOUT_FILENO, "caught\n");
+    result r;
+    kout_first_end(&r, 0);
+    ck_assert_str_eq(r.printed, "caught\n");
+    say(STDOUT_FILENO, "after\n");
+    say(STDERR_FILENO, "err after\n");
+    ck_assert_str_eq(contents(before), "after\nerr after\n");
+}
+END_TEST
+
 START_TEST(short_of_memory_the_capture_is_not_read)
 {
     /* No room to read the sink (8 MB): the assert is not found there, and
@@ -833,12 +968,16 @@ Suite *kernel_output_suite(void)
     tcase_add_test(tc, a_line_cut_before_failed_is_no_assert);
     tcase_add_test(tc, stdin_is_not_a_capture);
     tcase_add_test(tc, the_capture_with_stdin_closed);
+    tcase_add_test(tc, descriptor_0_in_every_role);
+    tcase_add_test(tc, the_sink_on_descriptor_0);
+    tcase_add_test(tc, where_output_went_kept_on_descriptor_0);
     tcase_add_test(tc, assertion_lines_in_every_shape);
     tcase_add_test(tc, each_assert_of_the_ptx_is_described);
     tcase_add_test(tc, a_string_reached_in_at_most_four_moves);
     tcase_add_test(tc, eight_asserts_described_the_rest_counted);
     tcase_add_test(tc, what_a_site_must_hold);
     tcase_add_test(tc, the_bytes_of_a_string);
+    tcase_add_test(tc, the_edges_of_a_site);
     tcase_add_test(tc, a_long_condition_is_cut);
     tcase_add_test(tc, the_asserts_known_stand_in_for_a_mute_cuda);
     suite_add_tcase(s, tc);

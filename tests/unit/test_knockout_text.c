@@ -243,6 +243,28 @@ START_TEST(twins_only_where_values_go)
 }
 END_TEST
 
+/* A store's operand is rewritten whole up to the operand's own bound (127
+ * characters): four registers of 22 characters (inline assembly names its
+ * own) make a vector of 96, 108 with their twins' names. */
+START_TEST(long_operands_twinned_whole)
+{
+    static const char ptx[] = ".visible .entry k()\n{\n\t.reg .b32 %r<9>;\n\t.reg .b64 %rd<9>;\n"
+                              "\t.reg .f32 %a_long_register_name_<4>;\n"
+                              "\tld.global.v4.f32 {%a_long_register_name_0, %a_long_register_name_1, "
+                              "%a_long_register_name_2, %a_long_register_name_3}, [%rd1];\n"
+                              "\tst.shared.v4.f32 [%r1], {%a_long_register_name_0, "
+                              "%a_long_register_name_1, %a_long_register_name_2, "
+                              "%a_long_register_name_3};\n\tret;\n}\n";
+    int found;
+    char *out = knockout_ptx(ptx, KNOCK_SHARED, &LAYOUT, &found);
+    ck_assert_ptr_nonnull(out);
+    ck_assert_msg(strstr(out, "[%r1], {%kota_long_register_name_0, %kota_long_register_name_1, "
+                              "%kota_long_register_name_2, %kota_long_register_name_3};"),
+                  "%s", out);
+    free(out);
+}
+END_TEST
+
 START_TEST(span_of_each_write)
 {
     static const struct {
@@ -571,6 +593,13 @@ START_TEST(values_that_reach_shared_memory)
         ck_assert_msg(staged_with_load("%f2") == 1, "%s: %d", other[k], staged_with_load("%f2"));
         ck_assert_msg(staged_with_load("%f1") == 0, "%s: its source staged", other[k]);
     }
+    /* An unpacking move with a sink ("_") has one destination register,
+     * but a vector destination all the same: not pure, its source is not
+     * staged. */
+    collect(REGS "\tld.global.u64 %rd1, [%rd2];\n\tmov.b64 {%f2, _}, %rd1;\n"
+            "\tst.shared.f32 [%r3], %f2;\n");
+    ck_assert_int_eq(staged_with_load("%f2"), 1);
+    ck_assert_int_eq(staged_with_load("%rd1"), 0);
     /* A load straight into the stored register, and into a vector of
      * them. */
     collect(REGS "\tld.global.v2.f32 {%f1, %f2}, [%rd1];\n\tst.shared.f32 [%r3], %f2;\n");
@@ -640,6 +669,7 @@ Suite *knockout_text_suite(void)
     tcase_add_test(tc, names_of_the_kinds);
     tcase_add_test(tc, span_of_each_write);
     tcase_add_test(tc, twins_only_where_values_go);
+    tcase_add_test(tc, long_operands_twinned_whole);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("lines");

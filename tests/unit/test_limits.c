@@ -24,6 +24,21 @@ START_TEST(registers_are_allocated_per_warp)
     ck_assert_int_eq(block_registers(32, 1), 32 * 32);
     ck_assert_int_eq(block_registers(33, 32), 40 * 32);
     ck_assert_int_eq(block_registers(64, 33), 2 * 64 * 32);
+    /* 249 x 32 = 7968 rounds up to 8192 per warp, not down to 7936: the
+     * rounding unit is 256 exactly. */
+    ck_assert_int_eq(block_registers(249, 32), 8192);
+    ck_assert_int_eq(block_registers(249, 512), 16 * 8192);
+}
+END_TEST
+
+START_TEST(a_refusal_counts_whole_allocation_units)
+{
+    device_facts d = h100();
+    kernel_limits kl = {.regs = 249, .max_threads = 1024};
+    char why[512];
+    /* 16 warps of 8192 registers: 131072, twice the H100's 65536. */
+    ck_assert_int_eq(launch_limit_broken(&kl, 512, 0, &d, why, sizeof why), 1);
+    ck_assert_ptr_nonnull(strstr(why, "249 per thread x 512 threads take 131072 registers"));
 }
 END_TEST
 
@@ -262,6 +277,10 @@ START_TEST(the_two_numbers_or_none)
         ck_assert_int_eq(load_log_limit(shapes[i], &d, why, sizeof why), 1);
         int numbers = strstr(why, "needs 32 bytes, and at most 8 are allowed") != NULL;
         ck_assert_msg(numbers == (i >= 5), "\"%s\": %s", shapes[i], why);
+        /* Without both numbers, no number at all (not a 0 for the missing
+         * one): the text says so in words. */
+        int worded = strstr(why, "asks for more than this GPU allows") != NULL;
+        ck_assert_msg(worded == (i < 5), "\"%s\": %s", shapes[i], why);
     }
 }
 END_TEST
@@ -314,6 +333,7 @@ Suite *limits_suite(void)
     Suite *s = suite_create("limits");
     TCase *tc = tcase_create("launch and load limits");
     tcase_add_test(tc, registers_are_allocated_per_warp);
+    tcase_add_test(tc, a_refusal_counts_whole_allocation_units);
     tcase_add_test(tc, a_fitting_launch_is_not_refused);
     tcase_add_test(tc, too_many_registers_names_both_numbers);
     tcase_add_test(tc, too_much_shared_memory_names_the_limit);

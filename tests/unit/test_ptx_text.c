@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ptx_rules.h"
 #include "resource_limits.h"
 #include "suites.h"
@@ -494,6 +495,33 @@ static const char *call_ptx(const char *head, const char *block)
 #define PARAMS "\t.reg .b32 temp_param_reg;\n\t.param .b64 param0;\n" \
                "\tst.param.b64 \t[param0+0], %rd2;\n\t.param .b32 retval0;\n"
 
+/* A hostile kernel of 20000 printf calls of one string: whether vprintf
+ * and __assertfail are the trusted ones is worked out once per file, not
+ * once per call (a scan of the whole PTX each time: minutes). */
+START_TEST(many_printf_calls_checked_in_linear_time)
+{
+    enum { CALLS = 20000 };
+    size_t cap = (size_t)CALLS * 160 + 1024, n = 0;
+    char *p = malloc(cap);
+    ck_assert_ptr_nonnull(p);
+    n += (size_t)snprintf(p + n, cap - n, "%s.global .align 1 .b8 $str[4] = {104, 105, 10};\n"
+                          ".visible .entry k()\n{\n\tmov.u64 \t%%rd1, $str;\n"
+                          "\tcvta.global.u64 \t%%rd2, %%rd1;\n", vprintf_decl);
+    for (int i = 0; i < CALLS; i++)
+        n += (size_t)snprintf(p + n, cap - n, "\t{ // callseq %d, 0\n\t.param .b64 param0;\n"
+                              "\tst.param.b64 \t[param0+0], %%rd2;\n"
+                              "\tcall.uni vprintf, (param0);\n\t} // callseq %d\n", i, i);
+    snprintf(p + n, cap - n, "\tret;\n}\n");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ck_assert_msg(check(p) == 0, "%s", msg);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ck_assert_msg(sec < 10, "checking took %.1f s", sec);
+    free(p);
+}
+END_TEST
+
 START_TEST(printf_call_blocks)
 {
     allowed("vprintf with a return value", call_ptx(vprintf_decl, PARAMS
@@ -680,6 +708,7 @@ Suite *ptx_text_suite(void)
     tcase_add_test(tc, registers_belong_to_their_function);
     tcase_add_test(tc, address_registers_bounded);
     tcase_add_test(tc, printf_call_blocks);
+    tcase_add_test(tc, many_printf_calls_checked_in_linear_time);
     tcase_add_test(tc, device_heap);
     suite_add_tcase(s, tc);
 
