@@ -421,6 +421,28 @@ START_TEST(the_grader_is_part_of_the_key)
 }
 END_TEST
 
+/* A grader binary that cannot be read is not an empty one: an empty file
+ * hashes as nothing, so the key marks the unreadable case apart. */
+START_TEST(an_unreadable_grader_is_not_an_empty_one)
+{
+    small_class();
+    char empty[700], gone[700];
+    in_scratch(empty, sizeof empty, "empty-grader");
+    in_scratch(gone, sizeof gone, "no-such-grader");
+    put_file(empty, "");
+    grader_self = empty;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    grader_self = gone;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    grader_self = empty;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    grader_self = NULL;
+}
+END_TEST
+
 /* The row keeps the first four refused entries and nothing spills over:
  * five refused, and the submission was still read whole. */
 START_TEST(many_refused_entries)
@@ -1314,6 +1336,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
     tcase_add_test(tc, the_grader_is_part_of_the_key);
+    tcase_add_test(tc, an_unreadable_grader_is_not_an_empty_one);
     tcase_add_test(tc, many_refused_entries);
     tcase_add_test(tc, a_long_reason_is_cut_whole);
     tcase_add_test(tc, on_a_terminal);
