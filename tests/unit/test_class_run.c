@@ -914,6 +914,30 @@ START_TEST(no_staging_folder)
 }
 END_TEST
 
+/* A staging folder that is made, but where a student's files cannot be
+ * written (its path one past PATH_MAX): said, status 1, nobody graded. */
+START_TEST(staging_that_cannot_be_written)
+{
+    small_class();
+    char tmp[4200];
+    in_scratch(tmp, sizeof tmp, "tmp");
+    /* TMPDIR + "/grade-class-XXXXXX" (19) fits in 4095 bytes; + "/student" does not. */
+    while (strlen(tmp) < 4072) {
+        size_t n = strlen(tmp), k = 4072 - n - 1 < 200 ? 4072 - n - 1 : 200;
+        tmp[n] = '/';
+        memset(tmp + n + 1, 'd', k);
+        tmp[n + 1 + k] = 0;
+        ck_assert_int_eq(mkdir(tmp, 0700), 0);
+    }
+    ck_assert_uint_eq(strlen(tmp), 4072);
+    setenv("TMPDIR", tmp, 1);
+    ck_assert_int_eq(grade3(NULL, NULL, NULL, NULL), 1);
+    ck_assert_int_eq(calls, 0);
+    HAS(said_err, "grader class: cannot write ");
+    HAS(said_err, "File name too long");
+}
+END_TEST
+
 /* ---- entries ---- */
 
 /* --out inside the submissions folder is no student; a link is refused. */
@@ -1348,6 +1372,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, the_budget_runs_out);
     tcase_add_test(tc, reports_name_the_students_files);
     tcase_add_test(tc, no_staging_folder);
+    tcase_add_test(tc, staging_that_cannot_be_written);
     tcase_add_test(tc, entries_that_are_no_student);
     tcase_add_test(tc, a_student_output_that_cannot_be_written);
     tcase_add_test(tc, a_folder_keeps_its_whole_name);
