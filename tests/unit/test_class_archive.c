@@ -17,6 +17,7 @@
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <signal.h>
@@ -674,6 +675,29 @@ START_TEST(folder_lists_every_entry_as_what_it_is)
 }
 END_TEST
 
+/* A device file in a folder, character or block, is a device (refused as
+ * such), not "a socket or other special file". mknod needs CAP_MKNOD (root,
+ * as the suite runs here); without it the test says so and checks nothing. */
+START_TEST(folder_device_files_are_devices)
+{
+    hi_scratch();
+    hi_write("f/a.cu", "a\n");
+    if (mknod(hi_path("f/chr"), S_IFCHR | 0600, makedev(1, 3)) != 0) {
+        ck_assert_int_eq(errno, EPERM);
+        fprintf(stderr, "folder_device_files_are_devices: mknod not permitted, not checked\n");
+        hi_scratch_remove();
+        return;
+    }
+    ck_assert_int_eq(mknod(hi_path("f/blk"), S_IFBLK | 0600, makedev(7, 0)), 0);
+    expect_read(hi_path("f"), 0, "folder", "",
+                "want F a.cu 2\n"
+                "got 0 a.cu 2: a\n\n"
+                "want V blk 0\n"
+                "want V chr 0\n");
+    hi_scratch_remove();
+}
+END_TEST
+
 /* Twelve folders deep is read; the thirteenth stops the reading, named. */
 START_TEST(folder_depth_cap)
 {
@@ -1186,6 +1210,7 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, bytes_cap_counts_unsized_entries_as_nothing);
     tcase_add_test(tc, out_of_memory_is_reported);
     tcase_add_test(tc, folder_lists_every_entry_as_what_it_is);
+    tcase_add_test(tc, folder_device_files_are_devices);
     tcase_add_test(tc, folder_depth_cap);
     tcase_add_test(tc, paths_that_are_no_hand_in);
     tcase_add_test(tc, every_compression_read);

@@ -251,6 +251,24 @@ START_TEST(gradebook_a_row_per_entry)
 }
 END_TEST
 
+/* The notes count refused entries in words: "1 entry", and the plural
+ * from 2 on (the first plural is the bound; five() has 1 and 5). */
+START_TEST(gradebook_counts_refused_entries)
+{
+    out_dir();
+    five();
+    class_student *s = &st[1];
+    s->nrefused = 2;
+    note(&s->refused[1], "b.cu", "a symbolic link");
+    ck_assert_int_eq(class_write_gradebook(&run), 0);
+    char *csv = file_of("gradebook.csv");
+    expect_in(csv, ",2,2026-11-25 10:01:00,GPU A (device 1),bo.tar,"
+              "unchanged since its last grade; 2 entries refused\r\n");
+    free(csv);
+    out_dir_remove();
+}
+END_TEST
+
 /* A test suite per entry: a case per exercise, failures, errors (the
  * grader's or the budget's: NOT RUN, INTERNAL) and skips (CHECKED, NO GPU,
  * SKIPPED) counted apart; one error case for an entry not graded; the GPU
@@ -1295,6 +1313,7 @@ Suite *class_outputs_suite(void)
     Suite *s = suite_create("class_outputs");
     TCase *tc = tcase_create("outputs");
     tcase_add_test(tc, gradebook_a_row_per_entry);
+    tcase_add_test(tc, gradebook_counts_refused_entries);
     tcase_add_test(tc, class_junit_a_suite_per_entry);
     tcase_add_test(tc, summary_for_the_instructor);
     tcase_add_test(tc, class_json_for_tools);

@@ -421,6 +421,28 @@ START_TEST(the_grader_is_part_of_the_key)
 }
 END_TEST
 
+/* A grader binary that cannot be read is not an empty one: an empty file
+ * hashes as nothing, so the key marks the unreadable case apart. */
+START_TEST(an_unreadable_grader_is_not_an_empty_one)
+{
+    small_class();
+    char empty[700], gone[700];
+    in_scratch(empty, sizeof empty, "empty-grader");
+    in_scratch(gone, sizeof gone, "no-such-grader");
+    put_file(empty, "");
+    grader_self = empty;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    grader_self = gone;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    grader_self = empty;
+    ck_assert_int_eq(grade3(NULL), 0);
+    ck_assert_int_eq(calls, 5);
+    grader_self = NULL;
+}
+END_TEST
+
 /* The row keeps the first four refused entries and nothing spills over:
  * five refused, and the submission was still read whole. */
 START_TEST(many_refused_entries)
@@ -892,6 +914,30 @@ START_TEST(no_staging_folder)
 }
 END_TEST
 
+/* A staging folder that is made, but where a student's files cannot be
+ * written (its path one past PATH_MAX): said, status 1, nobody graded. */
+START_TEST(staging_that_cannot_be_written)
+{
+    small_class();
+    char tmp[4200];
+    in_scratch(tmp, sizeof tmp, "tmp");
+    /* TMPDIR + "/grade-class-XXXXXX" (19) fits in 4095 bytes; + "/student" does not. */
+    while (strlen(tmp) < 4072) {
+        size_t n = strlen(tmp), k = 4072 - n - 1 < 200 ? 4072 - n - 1 : 200;
+        tmp[n] = '/';
+        memset(tmp + n + 1, 'd', k);
+        tmp[n + 1 + k] = 0;
+        ck_assert_int_eq(mkdir(tmp, 0700), 0);
+    }
+    ck_assert_uint_eq(strlen(tmp), 4072);
+    setenv("TMPDIR", tmp, 1);
+    ck_assert_int_eq(grade3(NULL, NULL, NULL, NULL), 1);
+    ck_assert_int_eq(calls, 0);
+    HAS(said_err, "grader class: cannot write ");
+    HAS(said_err, "File name too long");
+}
+END_TEST
+
 /* ---- entries ---- */
 
 /* --out inside the submissions folder is no student; a link is refused. */
@@ -1314,6 +1360,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
     tcase_add_test(tc, the_grader_is_part_of_the_key);
+    tcase_add_test(tc, an_unreadable_grader_is_not_an_empty_one);
     tcase_add_test(tc, many_refused_entries);
     tcase_add_test(tc, a_long_reason_is_cut_whole);
     tcase_add_test(tc, on_a_terminal);
@@ -1325,6 +1372,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, the_budget_runs_out);
     tcase_add_test(tc, reports_name_the_students_files);
     tcase_add_test(tc, no_staging_folder);
+    tcase_add_test(tc, staging_that_cannot_be_written);
     tcase_add_test(tc, entries_that_are_no_student);
     tcase_add_test(tc, a_student_output_that_cannot_be_written);
     tcase_add_test(tc, a_folder_keeps_its_whole_name);
