@@ -181,6 +181,14 @@ START_TEST(selection_and_its_refusals)
     capture_end(&c, NULL, &e);
     ck_assert_str_eq(e, "grader: lesson14 has no exercise 'zzz'; its exercises are:.\n");
     free(e);
+    /* The first lesson's exercises are listed like any other's. */
+    ck_assert_int_eq(args("check", "0", "--only", "saxpi", NULL), OPTIONS_OK);
+    capture_start(&c, "sel");
+    ck_assert_int_eq(select_checked(&o, sel), -1);
+    capture_end(&c, NULL, &e);
+    ck_assert_str_eq(e, "grader: lesson0 has no exercise 'saxpi'; its exercises are: saxpy. "
+                        "Did you mean ONLY=saxpy?\n");
+    free(e);
     /* Nothing in the lessons at all. */
     ck_assert_int_eq(args("check", "14", NULL), OPTIONS_OK);
     capture_start(&c, "sel");
