@@ -4,7 +4,8 @@
  * reason to 1199, and the PTX that ptxas assembles is the one named by a
  * path of up to 1023 characters, as the reference was read (a --root padded
  * with "/." reaches those lengths). ptxas is a script of the test's own
- * (CUDA_HOME) that fails on a missing file.
+ * (CUDA_HOME) that fails on a missing file; a timer signalling while it
+ * runs changes no verdict.
  *
  *   CK_RUN_SUITE=references_paths build/tests/unit_tests */
 #include <sys/time.h>
