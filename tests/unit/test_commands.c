@@ -10,7 +10,9 @@
  *
  *   CK_RUN_SUITE=commands build/tests/unit_tests */
 #include <fcntl.h>
+#include <malloc.h>
 #include "commands_fixture.h"
+#include "progress.h"
 
 /* ---- the command line (args.c) ---- */
 
@@ -180,6 +182,14 @@ START_TEST(selection_and_its_refusals)
     ck_assert_int_eq(select_checked(&o, sel), -1);
     capture_end(&c, NULL, &e);
     ck_assert_str_eq(e, "grader: lesson14 has no exercise 'zzz'; its exercises are:.\n");
+    free(e);
+    /* The first lesson's exercises are listed like any other's. */
+    ck_assert_int_eq(args("check", "0", "--only", "saxpi", NULL), OPTIONS_OK);
+    capture_start(&c, "sel");
+    ck_assert_int_eq(select_checked(&o, sel), -1);
+    capture_end(&c, NULL, &e);
+    ck_assert_str_eq(e, "grader: lesson0 has no exercise 'saxpi'; its exercises are: saxpy. "
+                        "Did you mean ONLY=saxpy?\n");
     free(e);
     /* Nothing in the lessons at all. */
     ck_assert_int_eq(args("check", "14", NULL), OPTIONS_OK);
@@ -441,6 +451,33 @@ START_TEST(check_seed_and_report)
 }
 END_TEST
 
+
+/* Recording progress keeps no memory: watch grades again on every save,
+ * so a run that left its progress records allocated would grow without
+ * bound. Five more runs after a first may hold no more than one run's
+ * records (64 of them) would. */
+START_TEST(check_progress_keeps_no_memory)
+{
+    host_reset();
+    use_kernels(&t_axpy, good_axpy);
+    host_module m = student_module(&t_axpy, good_axpy);
+    m.path = "exercises/t/axpy.cu";
+    host_add(&m);
+    char prog[800];
+    in_scratch(prog, sizeof prog, "progress");
+    size_t held = 0;
+    for (int run = 0; run < 6; run++) {
+        host_check("--seed", "5", "--progress", prog, "--student-dir", "exercises", NULL);
+        ck_assert_int_eq(check_one(&t_axpy), EXIT_PASSED);
+        HAS(said_out, "\nCourse progress: ");
+        if (run == 0)
+            held = mallinfo2().uordblks;
+    }
+    size_t now = mallinfo2().uordblks;
+    ck_assert_msg(now < held + 64 * sizeof(progress_entry),
+                  "%zu bytes more held after five more runs", now - held);
+}
+END_TEST
 
 /* The progress file: written for the student's own exercises/, said when
  * not, or when it cannot be read or saved. */
@@ -930,6 +967,7 @@ Suite *commands_suite(void)
     tcase_add_test(tc, check_seed_and_report);
     tcase_add_test(tc, check_with_ncu);
     tcase_add_test(tc, check_records_progress);
+    tcase_add_test(tc, check_progress_keeps_no_memory);
     tcase_add_test(tc, check_command);
     tcase_add_test(tc, grade_as_check_falls_back);
     tcase_add_test(tc, sweep_table);

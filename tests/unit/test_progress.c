@@ -645,6 +645,81 @@ START_TEST(map_next_checked_after_passes)
 }
 END_TEST
 
+/* Each lesson's heading comes once, in course order, on the line just
+ * before its first exercise: one heading per lesson with an exercise. */
+START_TEST(map_one_heading_per_lesson)
+{
+    progress p = {0};
+    char *m = map_at(&p, 0, 120);
+    const exercise *all[MAX_REGISTERED];
+    int n = registered_exercises(all, MAX_REGISTERED), lessons = 0, seen[64] = {0};
+    for (int i = 0; i < n; i++)
+        if (!all[i]->demo && all[i]->lesson < 64 && !seen[all[i]->lesson]++)
+            lessons++;
+    int headings = 0, last = -1;
+    for (const char *l = m; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        int lesson;
+        if (sscanf(l, "lesson%d", &lesson) != 1)
+            continue;
+        headings++;
+        ck_assert_msg(lesson > last, "lesson%d's heading again or out of order:\n%s", lesson, m);
+        ck_assert_msg(lesson < 64 && seen[lesson], "a heading for lesson%d:\n%s", lesson, m);
+        last = lesson;
+        const char *next = strchr(l, '\n');
+        ck_assert_msg(next && !strncmp(next + 1, "  not tried  ", 13),
+                      "lesson%d's heading is not followed by an exercise:\n%s", lesson, m);
+    }
+    ck_assert_int_eq(headings, lessons);
+    free(m);
+}
+END_TEST
+
+/* Only the first p->n records are the progress: a record in the array's
+ * spare room (left from an earlier run) is never shown as the latest. */
+START_TEST(map_ignores_records_past_n)
+{
+    progress p = {0};
+    graded g = one(0, "saxpy", OUT_PASS, 23.3, H100);
+    progress_update(&p, &g, 1, day(0));
+    ck_assert_int_eq(p.n, 2);
+    ck_assert_int_gt(p.cap, p.n);
+    p.e[p.n] = p.e[0].best ? p.e[1] : p.e[0];
+    snprintf(p.e[p.n].verdict, sizeof p.e[p.n].verdict, "WRONG");
+    char *m = map_at(&p, 0, 120);
+    LINE(m, "  passed     saxpy           PASS 23.30x on " H100 ", 2026-11-18 11:06");
+    ck_assert_msg(!strstr(m, "WRONG"), "%s", m);
+    free(m);
+    progress_free(&p);
+}
+END_TEST
+
+/* A record read without knobs has none, whatever was read before: the
+ * second file is read into the memory the first one's records left. */
+START_TEST(file_record_without_knobs_after_one_with)
+{
+    char path[] = "/tmp/grader-progress-XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    const char *with = "lesson3/matmul\tG\tbest\tSLOW\t1.5\tD1\tTILE=32 (default 16)\n";
+    const char *without = "lesson3/matmul\tG\tbest\tSLOW\t1.5\tD1\n# of the same length\n";
+    ck_assert_int_eq(strlen(with), strlen(without));
+    for (int round = 0; round < 2; round++) {
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs(round ? without : with, f);
+        fclose(f);
+        progress p;
+        ck_assert_int_eq(progress_load(path, &p), 0);
+        ck_assert_int_eq(p.n, 1);
+        ck_assert_str_eq(p.e[0].knobs, round ? "" : "TILE=32 (default 16)");
+        ck_assert_str_eq(p.e[0].date, "D1");
+        progress_free(&p);
+    }
+    unlink(path);
+}
+END_TEST
+
 Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -659,6 +734,7 @@ Suite *progress_suite(void)
     tcase_add_test(tc, many_records);
     tcase_add_test(tc, better_by_rank_then_speedup);
     tcase_add_test(tc, speedup_kept_only_when_measured);
+    tcase_add_test(tc, file_record_without_knobs_after_one_with);
     suite_add_tcase(s, tc);
     tc = tcase_create("map");
     tcase_add_checked_fixture(tc, setup, NULL);
@@ -669,6 +745,8 @@ Suite *progress_suite(void)
     tcase_add_test(tc, map_width_and_colour);
     tcase_add_test(tc, map_status_rules);
     tcase_add_test(tc, map_next_checked_after_passes);
+    tcase_add_test(tc, map_one_heading_per_lesson);
+    tcase_add_test(tc, map_ignores_records_past_n);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -4,9 +4,11 @@
  * reason to 1199, and the PTX that ptxas assembles is the one named by a
  * path of up to 1023 characters, as the reference was read (a --root padded
  * with "/." reaches those lengths). ptxas is a script of the test's own
- * (CUDA_HOME) that fails on a missing file.
+ * (CUDA_HOME) that fails on a missing file; a timer signalling while it
+ * runs changes no verdict.
  *
  *   CK_RUN_SUITE=references_paths build/tests/unit_tests */
+#include <sys/time.h>
 #include "commands_fixture.h"
 
 #define PTX_TAIL "/grader/references/lesson0/saxpy.ptx"
@@ -128,6 +130,46 @@ START_TEST(assembled_as_read)
 }
 END_TEST
 
+static void tick(int sig)
+{
+    (void)sig;
+}
+
+/* A signal while ptxas runs (watch's timer, a terminal resize) interrupts
+ * the wait, not the verdict: with a timer ticking every 5 ms, a ptxas of
+ * 0.2 s that succeeds still assembles, and one that fails still fails. */
+START_TEST(assembled_through_signals)
+{
+    lesson0_course();
+    char tk[800], p[900];
+    in_scratch(tk, sizeof tk, "toolkit");
+    snprintf(p, sizeof p, "%s/bin/ptxas", tk);
+    setenv("CUDA_HOME", tk, 1);
+    put_reference(PTX_TAIL + 1, "saxpy", 1);
+    struct sigaction sa = {.sa_handler = tick}, old;   /* no SA_RESTART */
+    sigemptyset(&sa.sa_mask);
+    ck_assert_int_eq(sigaction(SIGALRM, &sa, &old), 0);
+    struct itimerval every = {.it_interval = {.tv_usec = 5000}, .it_value = {.tv_usec = 5000}};
+    for (int fails = 0; fails < 2; fails++) {
+        put_file(p, fails ? "#!/bin/sh\nsleep 0.2\nexit 1\n" : "#!/bin/sh\nsleep 0.2\n");
+        chmod(p, 0755);
+        ck_assert_int_eq(setitimer(ITIMER_REAL, &every, NULL), 0);
+        int st;
+        char *t = verify_at(course, &st);
+        struct itimerval off = {{0, 0}, {0, 0}};
+        setitimer(ITIMER_REAL, &off, NULL);
+        ck_assert_msg(st == (fails ? -1 : 0), "%s", t);
+        if (fails)
+            HAS(t, "does not assemble with ptxas -arch=sm_");
+        else
+            STARTS(t, "ok    lesson0/saxpy                reference PTX for (none), assembles; ");
+        free(t);
+    }
+    sigaction(SIGALRM, &old, NULL);
+    unsetenv("CUDA_HOME");
+}
+END_TEST
+
 Suite *references_paths_suite(void)
 {
     Suite *s = suite_create("references_paths");
@@ -137,6 +179,7 @@ Suite *references_paths_suite(void)
     tcase_add_test(tc, damaged_header_names_127);
     tcase_add_test(tc, damaged_reason_cut_at_1199);
     tcase_add_test(tc, assembled_as_read);
+    tcase_add_test(tc, assembled_through_signals);
     suite_add_tcase(s, tc);
     return s;
 }

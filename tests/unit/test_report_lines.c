@@ -289,6 +289,26 @@ END_TEST
 
 /* The exercise, its result and its speedup stay, even where they alone
  * are wider than the terminal. */
+/* A bandwidth bar is a share of the copy bandwidth however slow the copy
+ * measured: 0.3 GB/s of 0.5 GB/s is 60%, not the "none measured" 0%. */
+START_TEST(table_bar_of_a_slow_copy)
+{
+    graded g[1];
+    memset(g, 0, sizeof g);
+    g[0].ex = &ex_bw;
+    g[0].r.outcome = OUT_SLOW;
+    timed(&g[0].r, 1.0, 0.5, 0.25, 0.4);
+    g[0].r.copy_gbps = 0.5;
+    g[0].r.bar = 0.3;
+    expect_printed("table-slow-copy", g, 1, P_TABLE, 0, "200",
+        "exercise     result baseline   yours     ref speedup     bar GB/s %bw flight/SM regs "
+        "smem local occ\n"
+        "lesson2/copy SLOW    1.000ms 0.500ms 0.250ms   2.00x >=60%bw    0 80%         -    - "
+        "   -     -   -\n"
+        "\n");
+}
+END_TEST
+
 START_TEST(table_keeps_three_columns)
 {
     graded g[6];
@@ -1309,6 +1329,7 @@ Suite *report_lines_suite(void)
     tcase_add_test(tc, table_every_column);
     tcase_add_test(tc, table_narrows_column_by_column);
     tcase_add_test(tc, table_keeps_three_columns);
+    tcase_add_test(tc, table_bar_of_a_slow_copy);
     tcase_add_test(tc, table_colours);
     tcase_add_test(tc, table_of_nothing);
     tcase_add_test(tc, bytes_in_words);
