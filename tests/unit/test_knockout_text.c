@@ -414,6 +414,27 @@ START_TEST(strings_grow)
 }
 END_TEST
 
+START_TEST(strings_grow_geometrically)
+{
+    /* The rewritten PTX is built a line at a time: the buffer at least
+     * doubles each time it grows, or a large kernel's rewrite takes time
+     * quadratic in its length. */
+    sbuf b = {0};
+    int grew = 0;
+    for (int i = 0; i < 20000; i++) {
+        size_t before = b.cap;
+        sb_add(&b, "\tmov.u32 %%r%d, %d;\n", i, i);
+        if (b.cap != before) {
+            ck_assert_uint_ge(b.cap, 2 * before);
+            grew++;
+        }
+    }
+    ck_assert_int_ge(grew, 5);
+    ck_assert_uint_eq(b.len, strlen(b.s));
+    free(b.s);
+}
+END_TEST
+
 START_TEST(operands_read)
 {
     char regs[4][KO_REG_LEN];
@@ -712,6 +733,7 @@ Suite *knockout_text_suite(void)
     tcase_add_test(tc, instructions_split);
     tcase_add_test(tc, instructions_written);
     tcase_add_test(tc, strings_grow);
+    tcase_add_test(tc, strings_grow_geometrically);
     tcase_add_test(tc, operands_read);
     tcase_add_test(tc, kinds_of_instruction);
     suite_add_tcase(s, tc);
