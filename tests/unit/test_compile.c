@@ -59,6 +59,28 @@ START_TEST(ptxas_only_named_entry)
 }
 END_TEST
 
+START_TEST(ptxas_numbers_end_at_the_used_line)
+{
+    /* The entry's own Used line names no shared memory; a helper's block
+     * after it, in the same entry's part of the log, does: its numbers are
+     * the helper's, not the entry's. */
+    static const char log[] =
+        "ptxas info    : Compiling entry function 'scan' for 'sm_90'\n"
+        "ptxas info    : Function properties for scan\n"
+        "    16 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+        "ptxas info    : Used 24 registers, used 0 barriers\n"
+        "ptxas info    : Function properties for _Z4stepPf\n"
+        "    64 bytes stack frame, 8 bytes spill stores, 8 bytes spill loads\n"
+        "ptxas info    : Used 60 registers, 2048 bytes smem\n";
+    resources r = {0};
+    ck_assert_int_eq(parse_ptxas_report(log, "scan", &r), 1);
+    ck_assert_int_eq(r.regs, 24);
+    ck_assert_int_eq(r.stack_bytes, 16);
+    ck_assert_int_eq(r.spill_stores, 0);
+    ck_assert_int_eq(r.smem_static, 0);
+}
+END_TEST
+
 START_TEST(ptxas_kernel_absent)
 {
     resources r = {0};
@@ -367,6 +389,7 @@ Suite *compile_suite(void)
     tcase_add_test(tc, ptxas_entry_with_helper);
     tcase_add_test(tc, ptxas_only_named_entry);
     tcase_add_test(tc, ptxas_kernel_absent);
+    tcase_add_test(tc, ptxas_numbers_end_at_the_used_line);
     tcase_add_test(tc, ptxas_report_at_its_edges);
     tcase_add_test(tc, the_toolkits_include_folders);
     suite_add_tcase(s, tc);

@@ -283,6 +283,16 @@ START_TEST(noise_from_the_two_halves)
     double a = 4 / 1.055, b = 4 / 1.155;
     ck_assert_double_eq_tol(r.noise, 2 * fabs(a - b) / (a + b), 1e-9);
     ck_assert_double_eq_tol(r.time[V_STUDENT].ms, 0.1 * 1.105, 1e-12);
+    /* A bandwidth measure over the same rounds: bytes / 1.055 T and
+     * bytes / 1.155 T, the same spread; each half is measured as the whole
+     * is, in bytes moved against the GPU's copy bandwidth. */
+    exercise ex = t_axpy;
+    ex.bar = BAR_BANDWIDTH;
+    ex.bar_share = 0.5;
+    use_three(&ex, base_k, ref_k, rising);
+    grade_host_opts(&ex, &o, &r);
+    ck_assert_int_eq(r.time[V_STUDENT].reps, 20);
+    ck_assert_double_eq_tol(r.noise, 2 * fabs(a - b) / (a + b), 1e-9);
 }
 END_TEST
 

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
 #include "child.h"
@@ -476,6 +477,64 @@ START_TEST(checks_share_one_run)
 }
 END_TEST
 
+/* ---- each copy is unloaded ---------------------------------------------- */
+
+/* What the grading child loaded and unloaded, in memory it shares with the
+ * test: the copies load_ptx gave and how many of them went back. */
+static struct copies {
+    int loaded, unloaded;
+    void *fn[16];
+} *copies;
+
+static int counting_load_ptx(const compiled *c, const char *ptx, int max_regs,
+                             const char *name, kernel *k, char *log, size_t len)
+{
+    int o = device_host.load_ptx(c, ptx, max_regs, name, k, log, len);
+    if (o == 0 && copies->loaded < 16)
+        copies->fn[copies->loaded++] = k->fn;
+    return o;
+}
+
+static void counting_unload(kernel *k)
+{
+    for (int i = 0; i < copies->loaded; i++)
+        if (k->fn && k->fn == copies->fn[i]) {
+            copies->fn[i] = NULL;
+            copies->unloaded++;
+        }
+    device_host.unload(k);
+}
+
+START_TEST(copies_are_unloaded)
+{
+    /* A knocked copy is a module of its own on the GPU: each one loaded is
+     * unloaded once its run is judged, so many checks do not pile them up. */
+    copies = mmap(NULL, sizeof *copies, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                  -1, 0);
+    ck_assert_ptr_ne(copies, MAP_FAILED);
+    memset(copies, 0, sizeof *copies);
+    static device_ops counting;
+    counting = device_host;
+    counting.load_ptx = counting_load_ptx;
+    counting.unload = counting_unload;
+    exercise ex = exercise_of((mech_check)CHECK(CHECK_PTX_HAS, "cp.async", 0, KNOCK_ASYNC));
+    use_kernels(&ex, plain);
+    host_module m = student_module(&ex, plain);
+    m.ptx = async_ptx;
+    m.knocked = carries_all;
+    ck_assert_int_eq(host_add(&m), 0);
+    builds_at_largest = 0;
+    grade_opts o = host_opts();
+    o.device = &counting;
+    result r;
+    grade_host_opts(&ex, &o, &r);
+    ck_assert_msg(r.outcome == OUT_PASS, "%s", r.message);
+    ck_assert_int_eq(copies->loaded, 1);
+    ck_assert_int_eq(copies->unloaded, 1);
+    munmap(copies, sizeof *copies);
+}
+END_TEST
+
 /* A stop during the knock-out run names it. */
 START_TEST(knockout_stage_is_named)
 {
@@ -512,6 +571,7 @@ Suite *knockout_run_suite(void)
     tcase_add_test(tc, no_memory_for_the_census);
     tcase_add_test(tc, checks_share_one_run);
     tcase_add_test(tc, knockout_stage_is_named);
+    tcase_add_test(tc, copies_are_unloaded);
     suite_add_tcase(s, tc);
     return s;
 }

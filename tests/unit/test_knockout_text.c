@@ -414,6 +414,27 @@ START_TEST(strings_grow)
 }
 END_TEST
 
+START_TEST(strings_grow_geometrically)
+{
+    /* The rewritten PTX is built a line at a time: the buffer at least
+     * doubles each time it grows, or a large kernel's rewrite takes time
+     * quadratic in its length. */
+    sbuf b = {0};
+    int grew = 0;
+    for (int i = 0; i < 20000; i++) {
+        size_t before = b.cap;
+        sb_add(&b, "\tmov.u32 %%r%d, %d;\n", i, i);
+        if (b.cap != before) {
+            ck_assert_uint_ge(b.cap, 2 * before);
+            grew++;
+        }
+    }
+    ck_assert_int_ge(grew, 5);
+    ck_assert_uint_eq(b.len, strlen(b.s));
+    free(b.s);
+}
+END_TEST
+
 START_TEST(operands_read)
 {
     char regs[4][KO_REG_LEN];
@@ -630,6 +651,42 @@ START_TEST(values_that_reach_shared_memory)
 }
 END_TEST
 
+/* Only the body's own instructions count: a body that ends on an
+ * instruction (no empty line after it) leaves the slot past its last
+ * instruction as the heap block had it. `junk` is freed just before so the
+ * set's scratch array reuses its block, with `plant` in that slot: a pass
+ * that read one instruction too many would take it for the body's. */
+static void collect_over(const char *body, int m, const insn *plant)
+{
+    int lines = 1;   /* m of them instructions */
+    for (const char *p = body; *p; p++)
+        lines += *p == '\n';
+    insn *junk = malloc(sizeof *junk * (size_t)(lines + 1));
+    ck_assert_ptr_nonnull(junk);
+    junk[m] = *plant;
+    void (*volatile release)(void *) = free;   /* or -O2 drops junk altogether */
+    release(junk);
+    collect(body);
+}
+
+START_TEST(staged_only_from_the_body)
+{
+    /* Two instructions after the declarations, none after them. */
+    const char *body = REGS "\tmov.f32 %f3, %f2;\n\tst.shared.f32 [%r1], %f3;";
+    insn store = {.op = "st.shared.f32", .ops = {"[%r1]", "%f7"}, .nops = 2};
+    collect_over(body, 2, &store);
+    ck_assert_int_eq(S.n, 2);
+    ck_assert_int_eq(staged_with_load("%f3"), 1);
+    ck_assert_int_eq(staged_with_load("%f2"), 1);
+    ck_assert_int_eq(staged_with_load("%f7"), 0);
+
+    insn copy = {.op = "mov.f32", .ops = {"%f2", "%f6"}, .nops = 2};
+    collect_over(body, 2, &copy);
+    ck_assert_int_eq(S.n, 2);
+    ck_assert_int_eq(staged_with_load("%f6"), 0);
+}
+END_TEST
+
 /* At most MAX_STAGED registers and MAX_PREFIX register declarations. */
 START_TEST(staged_set_bounded)
 {
@@ -676,6 +733,7 @@ Suite *knockout_text_suite(void)
     tcase_add_test(tc, instructions_split);
     tcase_add_test(tc, instructions_written);
     tcase_add_test(tc, strings_grow);
+    tcase_add_test(tc, strings_grow_geometrically);
     tcase_add_test(tc, operands_read);
     tcase_add_test(tc, kinds_of_instruction);
     suite_add_tcase(s, tc);
@@ -683,6 +741,7 @@ Suite *knockout_text_suite(void)
     tc = tcase_create("staged");
     tcase_add_test(tc, values_that_reach_shared_memory);
     tcase_add_test(tc, staged_set_bounded);
+    tcase_add_test(tc, staged_only_from_the_body);
     suite_add_tcase(s, tc);
     return s;
 }

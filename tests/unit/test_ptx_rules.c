@@ -71,6 +71,49 @@ START_TEST(ptx_instructions_are_not_declarations)
 }
 END_TEST
 
+START_TEST(ptx_statement_right_after_a_brace_or_semicolon)
+{
+    /* A statement starts right after the '{' or ';' before it, space or no
+     * space: packed loads are still loads, and a packed store is named by
+     * its whole opcode. */
+    char msg[1024];
+    ck_assert_int_eq(check(".global .align 4 .u32 table;\n"
+                           ".visible .entry k() {ld.global.u32 %r1, [table];"
+                           "ld.global.u32 %r2, [table+4];}\n", msg), 0);
+    ck_assert_int_eq(check(".global .align 4 .u32 counter;\n"
+                           ".visible .entry k() {st.global.u32 [counter], %r1;}\n", msg), -1);
+    ck_assert_ptr_nonnull(strstr(msg, "'counter'"));
+    ck_assert_ptr_nonnull(strstr(msg, "(st.global.u32"));
+}
+END_TEST
+
+START_TEST(ptx_copy_at_the_end_of_the_text)
+{
+    /* A copy of a global's address that ends the text (no ';', no newline)
+     * is a copy, and the scan stops at the text's end. The scan works on a
+     * heap copy of the PTX (n + 1 bytes, from the same size of block as
+     * junk's n + 6: glibc's blocks grow by 16), so what junk leaves
+     * past the NUL is what a scan that ran on would read: a packed use of
+     * the same name, which would be taken for a write. */
+    char msg[1024];
+    const char *head = ".global .align 8 .u64 fmt;\n{\nmov.u64 %rd1, ";
+    char ptx[64];
+    size_t n = (size_t)snprintf(ptx, sizeof ptx, "%s", head);
+    while ((n + 4) % 16 != 9)   /* n + 1 and n + 6 fit the same block */
+        ptx[n++] = ' ';
+    memcpy(ptx + n, "fmt", 4);
+    n += 3;
+    char *junk = malloc(n + 6);
+    ck_assert_ptr_nonnull(junk);
+    memcpy(junk, ptx, n + 1);
+    memcpy(junk + n + 1, ";fmt", 5);
+    void (*volatile release)(void *) = free;   /* or -O2 drops junk altogether */
+    release(junk);
+    ck_assert_int_eq(check(ptx, msg), 0);
+    ck_assert_str_eq(msg, "");
+}
+END_TEST
+
 START_TEST(ptx_address_taken_refused)
 {
     char msg[1024];
@@ -232,6 +275,8 @@ Suite *ptx_rules_suite(void)
     tcase_add_test(tc, ptx_loads_only_allowed);
     tcase_add_test(tc, ptx_unused_allowed);
     tcase_add_test(tc, ptx_instructions_are_not_declarations);
+    tcase_add_test(tc, ptx_statement_right_after_a_brace_or_semicolon);
+    tcase_add_test(tc, ptx_copy_at_the_end_of_the_text);
     tcase_add_test(tc, ptx_address_taken_refused);
     tcase_add_test(tc, ptx_hidden_declarations_refused);
     tcase_add_test(tc, ptx_device_heap_refused);
