@@ -478,10 +478,14 @@ static char *wire_of(child_task *t, const char *src, int native, size_t *len)
     static const compile_job job = {.path = "k.cu", .name = "shown/k.cu", .ex = &ex,
                                     .kernel = "fx_scale", .cc = 90};
     *t = (child_task){.src = src, .job = &job, .native = native};
-    /* As compile_batch does before any child: NVRTC's first compile in a
-     * process opens files of its own (on some machines
-     * /proc/sys/vm/mmap_min_addr), which the sandbox would count against
-     * the kernel. */
+    /* On a machine with a GPU, NVRTC 13 loads the CUDA driver (libcuda), and
+     * in this process, unlike in the grader's compile children, the driver
+     * opens files of its own inside the sandbox: /proc/sys/vm/mmap_min_addr
+     * at NVRTC's first compile (so warm up first, as compile_batch does) and
+     * its JIT cache, ~/.nv/ComputeCache/index, at a native compile (so no
+     * cache). Seen on the lent H200, 2026-11-28, where make static and make
+     * check of the solutions refused nothing. */
+    setenv("CUDA_CACHE_DISABLE", "1", 1);   /* before the driver is loaded */
     nvrtc_warm_up();
     snprintf(t->c.target, sizeof t->c.target, native ? "sm_90" : "compute_90");
     FILE *f = tmpfile();
