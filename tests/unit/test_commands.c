@@ -288,6 +288,22 @@ START_TEST(list_names_every_file)
     ck_assert_int_eq(args("list", "14", NULL), OPTIONS_OK);
     ck_assert_int_eq(run_cmd(do_list), 0);
     ck_assert_str_eq(said_out, "");
+    /* An exercise with all MAX_KNOBS knobs: each listed, and nothing past
+     * the last (the knobs array ends there, not at a NULL name). */
+    ck_assert_int_eq(MAX_KNOBS, 4);
+    ck_assert_int_eq(args("list", "6", "--only", "batched_smem", "--student-dir", "mine", NULL),
+                     OPTIONS_OK);
+    ck_assert_int_eq(run_cmd(do_list), 0);
+    ck_assert_str_eq(said_out,
+        "lesson6/batched_smem         prefetch PDIST elements at a time into shared memory\n"
+        "    edit:     mine/lesson6/batched_smem.cu\n"
+        "    lesson:   lessons/lesson6-batched-shared.md, section \"A batch in shared memory\"\n"
+        "    knob:     BLOCKDIMX=128 (32..256) threads per block (blockDim.x), a compile-time "
+        "constant\n"
+        "    knob:     PDIST=8 (1..16) prefetch distance: elements each thread has in flight or "
+        "buffered\n"
+        "    knob:     BLOCKS_PER_SM=1 (1..16) blocks launched per SM (grid = SMs x this)\n"
+        "    knob:     PADDING=0 (0..16) unused doubles after each thread's PDIST slots\n");
 }
 END_TEST
 
