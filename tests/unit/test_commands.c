@@ -11,6 +11,8 @@
  *   CK_RUN_SUITE=commands build/tests/unit_tests */
 #include <fcntl.h>
 #include <malloc.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include "commands_fixture.h"
 #include "progress.h"
 
@@ -636,6 +638,40 @@ START_TEST(sweep_table)
 }
 END_TEST
 
+/* No /dev/urandom to read (here: no descriptor left to open it with): the
+ * seed is 1, the same on every such run, never 0 (which means none given)
+ * nor whatever the stack held. The sweep below is refused after its seed
+ * is chosen, before anything else needs a descriptor. */
+START_TEST(seed_without_randomness)
+{
+    host_reset();
+    host_set_device(NULL, 0);
+    host_check("10", "--sweep", "PDIST=4", "--set", "TILE=8", NULL);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int quiet = open("/dev/null", O_WRONLY);
+        dup2(quiet, 1);
+        dup2(quiet, 2);
+        close(quiet);
+        int lowest = open("/dev/null", O_RDONLY);  /* the next descriptor open would take */
+        close(lowest);
+        struct rlimit fds = {.rlim_cur = (rlim_t)lowest, .rlim_max = (rlim_t)lowest};
+        if (lowest < 3 || setrlimit(RLIMIT_NOFILE, &fds) != 0 ||
+            open("/dev/null", O_RDONLY) >= 0)
+            _exit(100);
+        int rc = cmd_sweep(&o);
+        fflush(NULL);
+        _exit(rc != EXIT_USAGE ? 101 : o.g.seed < 100 ? (int)o.g.seed : 99);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 1);
+}
+END_TEST
+
 /* ---- watch ---- */
 
 static int rounds_seen, changed_seen[4][3];
@@ -987,6 +1023,7 @@ Suite *commands_suite(void)
     tcase_add_test(tc, check_command);
     tcase_add_test(tc, grade_as_check_falls_back);
     tcase_add_test(tc, sweep_table);
+    tcase_add_test(tc, seed_without_randomness);
     tcase_add_test(tc, watch_sees_each_save);
     tcase_add_test(tc, watch_signature_parts);
     tcase_add_test(tc, watch_stops_on_a_signal);
