@@ -11,6 +11,7 @@
  *
  *   CK_RUN_SUITE=class_run build/tests/unit_tests */
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -767,6 +768,51 @@ START_TEST(the_seed_is_recorded_and_reused)
 }
 END_TEST
 
+/* Without /dev/urandom (here: no descriptor left to open it with, the lock
+ * and the recorded seed holding the last two), a new seed comes from the
+ * clock: its seconds, mod 10^9, plus 1, so still short enough to type and
+ * never 0 (which means none). The original opens /dev/urandom if the limit
+ * does not bite, and then the seed is not the clock's. */
+START_TEST(a_seed_without_urandom)
+{
+    char p[900];
+    snprintf(p, sizeof p, "%s/.cache/seed", out);
+    for (int tries = 0; tries < 5; tries++) {
+        put_file(p, "0\n");               /* recorded 0: a new seed is needed */
+        time_t t0 = time(NULL);
+        fflush(NULL);
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+            int quiet = open("/dev/null", O_WRONLY);
+            dup2(quiet, 1);
+            dup2(quiet, 2);
+            close(quiet);
+            int lowest = open("/dev/null", O_RDONLY);   /* the lock will take it */
+            close(lowest);
+            struct rlimit fds = {.rlim_cur = (rlim_t)lowest + 2, .rlim_max = (rlim_t)lowest + 2};
+            if (lowest < 3 || setrlimit(RLIMIT_NOFILE, &fds) != 0)
+                _exit(100);
+            char *argv[] = {"class", subs, "lesson3", "--out", out, NULL};
+            class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+            class_main(5, argv, &hooks);
+            _exit(0);
+        }
+        int st;
+        ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        if (time(NULL) != t0)
+            continue;                      /* the clock moved: which second is unknown */
+        char *s = out_text(".cache/seed"), want[40];
+        snprintf(want, sizeof want, "%llu\n", (unsigned long long)t0 % 1000000000ull + 1);
+        ck_assert_str_eq(s, want);
+        free(s);
+        return;
+    }
+    ck_abort_msg("the clock moved during each of 5 tries");
+}
+END_TEST
+
 /* ---- what decides a re-grade ---- */
 
 START_TEST(what_makes_a_regrade)
@@ -1357,6 +1403,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, which_exercises);
     tcase_add_test(tc, refusals_on_the_line);
     tcase_add_test(tc, the_seed_is_recorded_and_reused);
+    tcase_add_test(tc, a_seed_without_urandom);
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
     tcase_add_test(tc, the_grader_is_part_of_the_key);
