@@ -813,6 +813,51 @@ START_TEST(a_seed_without_urandom)
 }
 END_TEST
 
+/* A class too big for the memory this process may take (here: its address
+ * space capped just above what it holds, 800 entries needing 13 MB of
+ * rows): refused with status 1 and said, nothing graded, and no crash. */
+START_TEST(rows_that_do_not_fit)
+{
+    char p[900], said[900];
+    for (int e = 0; e < 800; e++) {
+        snprintf(p, sizeof p, "%s/note%03d.txt", subs, e);
+        put_file(p, "x\n");
+    }
+    in_scratch(said, sizeof said, "said.txt");
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int to = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(to, 1);
+        dup2(to, 2);
+        close(to);
+        setvbuf(stdout, NULL, _IONBF, 0);
+        long pages = 0;
+        FILE *m = fopen("/proc/self/statm", "r");
+        if (!m || fscanf(m, "%ld", &pages) != 1)
+            _exit(100);
+        fclose(m);
+        rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)4 << 20);
+        struct rlimit as = {.rlim_cur = cap, .rlim_max = cap};
+        if (setrlimit(RLIMIT_AS, &as) != 0)
+            _exit(101);
+        char *argv[] = {"class", subs, "lesson3", "--out", out, "--seed", "42", NULL};
+        class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+        _exit(class_main(7, argv, &hooks));
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char *text = slurp_file(said);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, text);
+    HAS(text, "grader class: cannot hold the 800 rows of ");
+    LACKS(text, "not graded");
+    LACKS(text, "Gradebook");
+    free(text);
+    ck_assert(!out_has("gradebook.csv"));
+}
+END_TEST
+
 /* ---- what decides a re-grade ---- */
 
 START_TEST(what_makes_a_regrade)
@@ -1404,6 +1449,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, refusals_on_the_line);
     tcase_add_test(tc, the_seed_is_recorded_and_reused);
     tcase_add_test(tc, a_seed_without_urandom);
+    tcase_add_test(tc, rows_that_do_not_fit);
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
     tcase_add_test(tc, the_grader_is_part_of_the_key);
