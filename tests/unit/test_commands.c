@@ -10,6 +10,7 @@
  *
  *   CK_RUN_SUITE=commands build/tests/unit_tests */
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -638,6 +639,29 @@ START_TEST(sweep_table)
 }
 END_TEST
 
+/* A new seed from 8 bytes of entropy: their value mod 10^9, plus 1, so 1 to
+ * 10^9 and never 0 (none given); 1 when there are not 8 bytes to read. */
+START_TEST(seed_from_entropy)
+{
+    char p[800];
+    in_scratch(p, sizeof p, "entropy");
+    const unsigned long long raw[] = {0, 1, 999999999ull, 1000000000ull, 1000000001ull,
+                                      ULLONG_MAX};
+    const unsigned long long want[] = {1, 2, 1000000000ull, 1, 2, 709551616ull};
+    for (int i = 0; i < 6; i++) {
+        FILE *f = fopen(p, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(fwrite(&raw[i], sizeof raw[i], 1, f), 1);
+        fclose(f);
+        ck_assert_msg(fresh_seed_from(p) == want[i], "%llu: %llu", raw[i], fresh_seed_from(p));
+    }
+    put_file(p, "\x7f\x7f\x7f\x7f\x7f\x7f\x7f");   /* 7 bytes: not a seed's worth */
+    ck_assert(fresh_seed_from(p) == 1);
+    in_scratch(p, sizeof p, "none");
+    ck_assert(fresh_seed_from(p) == 1);
+}
+END_TEST
+
 /* No /dev/urandom to read (here: no descriptor left to open it with): the
  * seed is 1, the same on every such run, never 0 (which means none given)
  * nor whatever the stack held. The sweep below is refused after its seed
@@ -1024,6 +1048,7 @@ Suite *commands_suite(void)
     tcase_add_test(tc, grade_as_check_falls_back);
     tcase_add_test(tc, sweep_table);
     tcase_add_test(tc, seed_without_randomness);
+    tcase_add_test(tc, seed_from_entropy);
     tcase_add_test(tc, watch_sees_each_save);
     tcase_add_test(tc, watch_signature_parts);
     tcase_add_test(tc, watch_stops_on_a_signal);
