@@ -768,6 +768,27 @@ START_TEST(the_seed_is_recorded_and_reused)
 }
 END_TEST
 
+/* New seeds come from /dev/urandom, not the clock: three runs into three
+ * new folders, in the same second or two (so two of them share a second),
+ * get three seeds. */
+START_TEST(new_seeds_are_random)
+{
+    unsigned long long seed[3];
+    for (int k = 0; k < 3; k++) {
+        char o[700], p[800], name[8];
+        snprintf(name, sizeof name, "out%d", k);
+        in_scratch(o, sizeof o, name);
+        ck_assert_int_eq(klass(subs, "lesson3", "--out", o, NULL), 0);
+        snprintf(p, sizeof p, "%s/.cache/seed", o);
+        char *s = slurp_file(p);
+        ck_assert_int_eq(sscanf(s, "%llu", &seed[k]), 1);
+        free(s);
+        ck_assert(seed[k] >= 1 && seed[k] <= 1000000000ull);
+    }
+    ck_assert(seed[0] != seed[1] && seed[1] != seed[2] && seed[0] != seed[2]);
+}
+END_TEST
+
 /* Without /dev/urandom (here: no descriptor left to open it with, the lock
  * and the recorded seed holding the last two), a new seed comes from the
  * clock: its seconds, mod 10^9, plus 1, so still short enough to type and
@@ -1457,6 +1478,7 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, refusals_on_the_line);
     tcase_add_test(tc, the_seed_is_recorded_and_reused);
     tcase_add_test(tc, a_seed_without_urandom);
+    tcase_add_test(tc, new_seeds_are_random);
     tcase_add_test(tc, rows_that_do_not_fit);
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
