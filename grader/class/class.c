@@ -466,6 +466,8 @@ static int make_rows(class_run *run, char **entries, int n)
     void *mem = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     int *dir = calloc((size_t)n + 1, sizeof *dir);
     if (mem == MAP_FAILED || !dir) {
+        fprintf(stderr, "grader class: cannot hold the %d rows of %s in memory\n", n,
+                run->submissions);
         free(dir);
         return -1;
     }

@@ -193,6 +193,9 @@ int class_lock_as(const char *out, int shared, int wait);
 void class_guard_signals(void);
 /* The worker processes a signal to the run is passed on to (n = 0: none). */
 void class_guard_children(const pid_t *pids, int n);
+/* How many workers a signal would be passed on to now (for the tests: a
+ * run's finished workers' pids may be anyone's by then). */
+int class_guard_nchildren(void);
 /* The files `sub` is about to be staged as, under stage/ under tmproot/. */
 void class_guard_staged(const submission *sub, const char *stage, const char *tmproot);
 

@@ -129,3 +129,8 @@ void class_guard_children(const pid_t *pids, int n)
         kids[i] = pids[i];
     nkids = n < CLASS_MAX_GPUS ? n : CLASS_MAX_GPUS;
 }
+
+int class_guard_nchildren(void)
+{
+    return nkids;
+}

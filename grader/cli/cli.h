@@ -102,6 +102,11 @@ int cmd_progress(const options *o);  /* cmd_progress.c: the course map */
  * round with it): the exit status. */
 int check_selection(options *o, const exercise **sel, int n);
 
+/* A new seed, 1 to 10^9 (short enough to type; 0 means none given), from
+ * the first 8 bytes of `entropy` (cmd_check.c; /dev/urandom, a file in the
+ * tests): 1 when they cannot be read. */
+unsigned long long fresh_seed_from(const char *entropy);
+
 /* `grader class` grades each exercise as check does (class.h's hook). */
 void grade_as_check(const exercise *ex, const int *knobs, const grade_opts *g,
                     double timeout_s, result *r);

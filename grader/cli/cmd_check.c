@@ -16,9 +16,9 @@
 #include "profile.h"
 #include "progress.h"
 
-static unsigned long long fresh_seed(void)
+unsigned long long fresh_seed_from(const char *entropy)
 {
-    FILE *f = fopen("/dev/urandom", "rb");
+    FILE *f = fopen(entropy, "rb");
     unsigned long long s = 0;
     if (f) {
         if (fread(&s, sizeof s, 1, f) != 1)
@@ -141,7 +141,7 @@ int check_selection(options *o, const exercise **sel, int n)
     static graded g[MAX_SELECTED];
     static result why;
     if (!o->seed_given)
-        o->g.seed = fresh_seed();
+        o->g.seed = fresh_seed_from("/dev/urandom");
     static char *ncu_text[MAX_SELECTED];
     int no_gpu = grade_all(o, sel, n, g, &why, ncu_text);
     int color = want_color(stdout);
@@ -196,7 +196,7 @@ int cmd_sweep(options *o)
     const exercise *sel[MAX_SELECTED];
     int n = select_exercises(o, sel);
     if (!o->seed_given)
-        o->g.seed = fresh_seed();
+        o->g.seed = fresh_seed_from("/dev/urandom");
     char date[32];
     time_t now = time(NULL);
     strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));

@@ -11,6 +11,7 @@
  *
  *   CK_RUN_SUITE=class_run build/tests/unit_tests */
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdarg.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -767,6 +768,125 @@ START_TEST(the_seed_is_recorded_and_reused)
 }
 END_TEST
 
+/* New seeds come from /dev/urandom, not the clock: three runs into three
+ * new folders, in the same second or two (so two of them share a second),
+ * get three seeds. */
+START_TEST(new_seeds_are_random)
+{
+    unsigned long long seed[3];
+    for (int k = 0; k < 3; k++) {
+        char o[700], p[800], name[8];
+        snprintf(name, sizeof name, "out%d", k);
+        in_scratch(o, sizeof o, name);
+        ck_assert_int_eq(klass(subs, "lesson3", "--out", o, NULL), 0);
+        snprintf(p, sizeof p, "%s/.cache/seed", o);
+        char *s = slurp_file(p);
+        ck_assert_int_eq(sscanf(s, "%llu", &seed[k]), 1);
+        free(s);
+        ck_assert(seed[k] >= 1 && seed[k] <= 1000000000ull);
+    }
+    ck_assert(seed[0] != seed[1] && seed[1] != seed[2] && seed[0] != seed[2]);
+}
+END_TEST
+
+/* Without /dev/urandom (here: no descriptor left to open it with, the lock
+ * and the recorded seed holding the last two), a new seed comes from the
+ * clock: its seconds, mod 10^9, plus 1, so still short enough to type and
+ * never 0 (which means none). The original opens /dev/urandom if the limit
+ * does not bite, and then the seed is not the clock's. */
+START_TEST(a_seed_without_urandom)
+{
+    char p[900];
+    snprintf(p, sizeof p, "%s/.cache/seed", out);
+    for (int tries = 0; tries < 5; tries++) {
+        put_file(p, "0\n");               /* recorded 0: a new seed is needed */
+        time_t t0 = time(NULL);
+        fflush(NULL);
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+            int quiet = open("/dev/null", O_WRONLY);
+            dup2(quiet, 1);
+            dup2(quiet, 2);
+            close(quiet);
+            int lowest = open("/dev/null", O_RDONLY);   /* the lock will take it */
+            close(lowest);
+            struct rlimit fds = {.rlim_cur = (rlim_t)lowest + 2, .rlim_max = (rlim_t)lowest + 2};
+            if (lowest < 3 || setrlimit(RLIMIT_NOFILE, &fds) != 0)
+                _exit(100);
+            char *argv[] = {"class", subs, "lesson3", "--out", out, NULL};
+            class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+            class_main(5, argv, &hooks);
+            _exit(0);
+        }
+        int st;
+        ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        if (time(NULL) != t0)
+            continue;                      /* the clock moved: which second is unknown */
+        char *s = out_text(".cache/seed"), want[40];
+        snprintf(want, sizeof want, "%llu\n", (unsigned long long)t0 % 1000000000ull + 1);
+        ck_assert_str_eq(s, want);
+        free(s);
+        return;
+    }
+    ck_abort_msg("the clock moved during each of 5 tries");
+}
+END_TEST
+
+/* A class too big for the memory this process may take (here: its address
+ * space capped 4 MB above what it holds, entries whose rows need 8 MB or
+ * more): refused with status 1 and said, nothing graded, and no crash. */
+START_TEST(rows_that_do_not_fit)
+{
+    char p[900], said[900];
+    int n = 1 + (int)((8 << 20) / sizeof(class_student));   /* 505 rows of 16.6 KB today */
+    for (int e = 0; e < n; e++) {
+        snprintf(p, sizeof p, "%s/note%03d.txt", subs, e);
+        put_file(p, "x\n");
+    }
+    in_scratch(said, sizeof said, "said.txt");
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int to = open(said, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(to, 1);
+        dup2(to, 2);
+        close(to);
+        setvbuf(stdout, NULL, _IONBF, 0);
+        long pages = 0;
+        FILE *m = fopen("/proc/self/statm", "r");
+        if (!m || fscanf(m, "%ld", &pages) != 1)
+            _exit(100);
+        fclose(m);
+        rlim_t cap = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) + ((rlim_t)4 << 20);
+        struct rlimit as;
+        if (getrlimit(RLIMIT_AS, &as) != 0)
+            _exit(101);
+        if (as.rlim_max != RLIM_INFINITY && cap > as.rlim_max)
+            cap = as.rlim_max;     /* already tighter: the rows will not fit either */
+        as.rlim_cur = as.rlim_max = cap;
+        if (setrlimit(RLIMIT_AS, &as) != 0)
+            _exit(101);
+        char *argv[] = {"class", subs, "lesson3", "--out", out, "--seed", "42", NULL};
+        class_hooks hooks = {.grade = fake_grade, .probe = fake_probe};
+        _exit(class_main(7, argv, &hooks));
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    char *text = slurp_file(said);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 1, "status %d: %s", st, text);
+    char want[100];
+    snprintf(want, sizeof want, "grader class: cannot hold the %d rows of ", n);
+    HAS(text, want);
+    LACKS(text, "not graded");
+    LACKS(text, "Gradebook");
+    free(text);
+    ck_assert(!out_has("gradebook.csv"));
+}
+END_TEST
+
 /* ---- what decides a re-grade ---- */
 
 START_TEST(what_makes_a_regrade)
@@ -1357,6 +1477,9 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, which_exercises);
     tcase_add_test(tc, refusals_on_the_line);
     tcase_add_test(tc, the_seed_is_recorded_and_reused);
+    tcase_add_test(tc, a_seed_without_urandom);
+    tcase_add_test(tc, new_seeds_are_random);
+    tcase_add_test(tc, rows_that_do_not_fit);
     tcase_add_test(tc, what_makes_a_regrade);
     tcase_add_test(tc, the_course_is_part_of_the_key);
     tcase_add_test(tc, the_grader_is_part_of_the_key);

@@ -254,6 +254,9 @@ START_TEST(a_worker_per_gpu)
     ck_assert_int_eq(saw[1].gpu_index, 7);
     ck_assert_int_eq(run.worker, 0);           /* the run itself is no worker */
     ck_assert_str_eq(getenv("CUDA_VISIBLE_DEVICES"), "9");
+    /* Ended and reaped: a later signal to the run is passed on to none of
+     * them (their pids may be another process's by then). */
+    ck_assert_int_eq(class_guard_nchildren(), 0);
     /* Progress while they ran, and no complaint. */
     HAS(err, "progress: ");
     HAS(err, " of 10 students done, 0 failed, ");
@@ -282,6 +285,7 @@ START_TEST(a_worker_that_fails_is_named)
     ck_assert_int_eq(pool("k", (int[]){3}, 1, "1 90 Fake", &err), -1);
     HAS(err, "GPU 3 ended badly (signal 9)");
     free(err);
+    ck_assert_int_eq(class_guard_nchildren(), 0);   /* nor those that failed */
     /* Every worker reaped: none is left. */
     errno = 0;
     ck_assert_int_eq(waitpid(-1, NULL, WNOHANG), -1);

@@ -10,7 +10,10 @@
  *
  *   CK_RUN_SUITE=commands build/tests/unit_tests */
 #include <fcntl.h>
+#include <limits.h>
 #include <malloc.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include "commands_fixture.h"
 #include "progress.h"
 
@@ -288,6 +291,22 @@ START_TEST(list_names_every_file)
     ck_assert_int_eq(args("list", "14", NULL), OPTIONS_OK);
     ck_assert_int_eq(run_cmd(do_list), 0);
     ck_assert_str_eq(said_out, "");
+    /* An exercise with all MAX_KNOBS knobs: each listed, and nothing past
+     * the last (the knobs array ends there, not at a NULL name). */
+    ck_assert_int_eq(MAX_KNOBS, 4);
+    ck_assert_int_eq(args("list", "6", "--only", "batched_smem", "--student-dir", "mine", NULL),
+                     OPTIONS_OK);
+    ck_assert_int_eq(run_cmd(do_list), 0);
+    ck_assert_str_eq(said_out,
+        "lesson6/batched_smem         prefetch PDIST elements at a time into shared memory\n"
+        "    edit:     mine/lesson6/batched_smem.cu\n"
+        "    lesson:   lessons/lesson6-batched-shared.md, section \"A batch in shared memory\"\n"
+        "    knob:     BLOCKDIMX=128 (32..256) threads per block (blockDim.x), a compile-time "
+        "constant\n"
+        "    knob:     PDIST=8 (1..16) prefetch distance: elements each thread has in flight or "
+        "buffered\n"
+        "    knob:     BLOCKS_PER_SM=1 (1..16) blocks launched per SM (grid = SMs x this)\n"
+        "    knob:     PADDING=0 (0..16) unused doubles after each thread's PDIST slots\n");
 }
 END_TEST
 
@@ -617,6 +636,63 @@ START_TEST(sweep_table)
     HAS(said_err, "grader: TILE=8: TILE is not a knob of lesson10");
     LACKS(said_out, "\n4\t");
     ck_assert(o.g.seed >= 1 && o.g.seed <= 1000000000ull);
+}
+END_TEST
+
+/* A new seed from 8 bytes of entropy: their value mod 10^9, plus 1, so 1 to
+ * 10^9 and never 0 (none given); 1 when there are not 8 bytes to read. */
+START_TEST(seed_from_entropy)
+{
+    char p[800];
+    in_scratch(p, sizeof p, "entropy");
+    const unsigned long long raw[] = {0, 1, 999999999ull, 1000000000ull, 1000000001ull,
+                                      ULLONG_MAX};
+    const unsigned long long want[] = {1, 2, 1000000000ull, 1, 2, 709551616ull};
+    for (int i = 0; i < 6; i++) {
+        FILE *f = fopen(p, "wb");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(fwrite(&raw[i], sizeof raw[i], 1, f), 1);
+        fclose(f);
+        ck_assert_msg(fresh_seed_from(p) == want[i], "%llu: %llu", raw[i], fresh_seed_from(p));
+    }
+    put_file(p, "\x7f\x7f\x7f\x7f\x7f\x7f\x7f");   /* 7 bytes: not a seed's worth */
+    ck_assert(fresh_seed_from(p) == 1);
+    in_scratch(p, sizeof p, "none");
+    ck_assert(fresh_seed_from(p) == 1);
+}
+END_TEST
+
+/* No /dev/urandom to read (here: no descriptor left to open it with): the
+ * seed is 1, the same on every such run, never 0 (which means none given)
+ * nor whatever the stack held. The sweep below is refused after its seed
+ * is chosen, before anything else needs a descriptor. */
+START_TEST(seed_without_randomness)
+{
+    host_reset();
+    host_set_device(NULL, 0);
+    host_check("10", "--sweep", "PDIST=4", "--set", "TILE=8", NULL);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int quiet = open("/dev/null", O_WRONLY);
+        dup2(quiet, 1);
+        dup2(quiet, 2);
+        close(quiet);
+        int lowest = open("/dev/null", O_RDONLY);  /* the next descriptor open would take */
+        close(lowest);
+        struct rlimit fds = {.rlim_cur = (rlim_t)lowest, .rlim_max = (rlim_t)lowest};
+        if (lowest < 3 || setrlimit(RLIMIT_NOFILE, &fds) != 0 ||
+            open("/dev/null", O_RDONLY) >= 0)
+            _exit(100);
+        int rc = cmd_sweep(&o);
+        fflush(NULL);
+        _exit(rc != EXIT_USAGE ? 101 : o.g.seed < 100 ? (int)o.g.seed : 99);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st));
+    ck_assert_int_eq(WEXITSTATUS(st), 1);
 }
 END_TEST
 
@@ -971,6 +1047,8 @@ Suite *commands_suite(void)
     tcase_add_test(tc, check_command);
     tcase_add_test(tc, grade_as_check_falls_back);
     tcase_add_test(tc, sweep_table);
+    tcase_add_test(tc, seed_without_randomness);
+    tcase_add_test(tc, seed_from_entropy);
     tcase_add_test(tc, watch_sees_each_save);
     tcase_add_test(tc, watch_signature_parts);
     tcase_add_test(tc, watch_stops_on_a_signal);
