@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "diagnose.h"
 #include "report.h"
@@ -366,6 +368,69 @@ START_TEST(table_of_nothing)
     expect_printed("table-nothing", NULL, 0, P_TABLE, 0, NULL,
         "exercise result regs smem local occ\n"
         "\n");
+}
+END_TEST
+
+/* No memory for the table's cells: no table, and nothing else goes wrong.
+ * In a child whose address space is capped just above what it holds, 9 MB
+ * of cells cannot be had (the cap is checked to be that tight first). */
+START_TEST(table_without_memory)
+{
+    enum { N = 20000 };    /* 448 bytes of cells a row */
+    graded *g = calloc(N, sizeof *g);
+    ck_assert_ptr_nonnull(g);
+    g[0].ex = &ex_none;    /* the others untouched: no RAM spent on them */
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        unsigned long pages = 0;
+        FILE *m = fopen("/proc/self/statm", "r");
+        if (!m || fscanf(m, "%lu", &pages) != 1)
+            _exit(3);
+        fclose(m);
+        struct rlimit rl = {.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) +
+                                        (1u << 20), .rlim_max = RLIM_INFINITY};
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        void *probe = malloc((size_t)N * 448);
+        if (probe)
+            _exit(4);      /* the cap does not bite: the test proves nothing */
+        print_table(f, g, N, 0);
+        _exit(ftell(f) == 0 ? 0 : 5);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child %s %d",
+                  WIFEXITED(st) ? "exited" : "died of signal",
+                  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+    fclose(f);
+    free(g);
+}
+END_TEST
+
+/* A paragraph is cut at its last blank before the width, never at a blank
+ * it starts with: there a word too long for the line is cut at the width,
+ * and no line is left empty. */
+START_TEST(paragraph_never_starts_empty)
+{
+    char text[128], want[256];
+    memset(text, 'x', 101);
+    text[0] = ' ';
+    text[101] = 0;
+    /* The indent (2) and 76 characters make the 78 columns of a paragraph. */
+    snprintf(want, sizeof want, "  %.76s\n  %s\n", text, text + 76);
+    char *buf;
+    size_t len;
+    unsetenv("COLUMNS");
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    print_paragraph(f, text, "  ");
+    fclose(f);
+    same("paragraph-blank-first", buf, want);
+    free(buf);
 }
 END_TEST
 
@@ -1332,6 +1397,8 @@ Suite *report_lines_suite(void)
     tcase_add_test(tc, table_bar_of_a_slow_copy);
     tcase_add_test(tc, table_colours);
     tcase_add_test(tc, table_of_nothing);
+    tcase_add_test(tc, table_without_memory);
+    tcase_add_test(tc, paragraph_never_starts_empty);
     tcase_add_test(tc, bytes_in_words);
     suite_add_tcase(s, tc);
     tc = tcase_create("width");
