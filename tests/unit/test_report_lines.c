@@ -371,6 +371,32 @@ START_TEST(table_of_nothing)
 }
 END_TEST
 
+/* One record's cells are the table's columns and no more: the cell past
+ * the last is left as it was, for a record with every column and for one
+ * with none timed ("-" there). */
+START_TEST(table_row_has_its_cells_only)
+{
+    graded g[6];
+    six_rows(g);
+    char c[REPORT_COLS + 1][REPORT_CELL];
+    static const char *const want[2][REPORT_COLS] = {
+        {"lesson3/matmul", "SLOW", "2.000ms", "1.600ms", "0.500ms", "1.25x", ">=2.50x", "1500",
+         "50%", "-", "40", "3.0 KB", "24 B", "75%"},
+        {"lesson3/matmul", "WRONG", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"},
+    };
+    for (int row = 0; row < 2; row++) {
+        memset(c, '#', sizeof c);
+        report_row_cells(&g[row ? 4 : 0], c);
+        for (int k = 0; k < REPORT_COLS; k++)
+            ck_assert_msg(!strcmp(c[k], want[row][k]), "row %d cell %d: '%.32s', not '%s'",
+                          row, k, c[k], want[row][k]);
+        for (int b = 0; b < REPORT_CELL; b++)
+            ck_assert_msg(c[REPORT_COLS][b] == '#', "row %d: byte %d past the cells written",
+                          row, b);
+    }
+}
+END_TEST
+
 /* No memory for the table's cells: no table, and nothing else goes wrong.
  * In a child whose address space is capped just above what it holds, 9 MB
  * of cells cannot be had (the cap is checked to be that tight first). */
@@ -1397,6 +1423,7 @@ Suite *report_lines_suite(void)
     tcase_add_test(tc, table_bar_of_a_slow_copy);
     tcase_add_test(tc, table_colours);
     tcase_add_test(tc, table_of_nothing);
+    tcase_add_test(tc, table_row_has_its_cells_only);
     tcase_add_test(tc, table_without_memory);
     tcase_add_test(tc, paragraph_never_starts_empty);
     tcase_add_test(tc, bytes_in_words);
