@@ -439,7 +439,8 @@ END_TEST
 
 /* A paragraph is cut at its last blank before the width, never at a blank
  * it starts with: there a word too long for the line is cut at the width,
- * and no line is left empty. */
+ * and no line is left empty; a blank after a first word of one letter is
+ * a place to cut. */
 START_TEST(paragraph_never_starts_empty)
 {
     char text[128], want[256];
@@ -456,6 +457,16 @@ START_TEST(paragraph_never_starts_empty)
     print_paragraph(f, text, "  ");
     fclose(f);
     same("paragraph-blank-first", buf, want);
+    free(buf);
+    /* A blank after a first word of one letter is a place to cut. */
+    text[0] = 'a';
+    text[1] = ' ';
+    snprintf(want, sizeof want, "  a\n  %.76s\n  %s\n", text + 2, text + 78);
+    f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    print_paragraph(f, text, "  ");
+    fclose(f);
+    same("paragraph-one-letter-first", buf, want);
     free(buf);
 }
 END_TEST
