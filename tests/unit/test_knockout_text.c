@@ -303,6 +303,14 @@ START_TEST(twinned_operand_bound)
     snprintf(want, sizeof want, "{%s, %s, %s, %s", t[0], t[1], t[2], t[3]);
     ck_assert_uint_eq(strlen(want), KO_OP_LEN - 1);
     ck_assert_str_eq(store_twinned(value), want);
+    /* A last register one character shorter: its twin ends at 126, and
+     * the closing brace is the 127th character, kept. */
+    snprintf(T.reg[T.n], KO_REG_LEN, "%%abcdefghijklmnopqrstuvwx9");
+    T.has_load[T.n++] = 1;
+    snprintf(value, sizeof value, "{%s, %s, %s, %%abcdefghijklmnopqrstuvwx9}", r[0], r[1], r[2]);
+    snprintf(want, sizeof want, "{%s, %s, %s, %%kotabcdefghijklmnopqrstuvwx9}", t[0], t[1], t[2]);
+    ck_assert_uint_eq(strlen(want), KO_OP_LEN - 1);
+    ck_assert_str_eq(store_twinned(value), want);
     /* One blank more: the last twin would end at 128, so it is left out
      * with the brace, and the operand ends before it. */
     snprintf(value, sizeof value, "{%s,  %s, %s, %s}", r[0], r[1], r[2], r[3]);
