@@ -37,6 +37,13 @@ void print_summary(FILE *f, const graded *g, int n, int color);
 /* `text` wrapped to the report's text width, each line after `indent`. */
 void print_paragraph(FILE *f, const char *text, const char *indent);
 
+/* The table's cells of one record (what print_table shows of it), for
+ * the tests: exactly REPORT_COLS cells of REPORT_CELL bytes, in the
+ * table's order (exercise, result, ...), "-" where a column has nothing. */
+#define REPORT_COLS 14
+#define REPORT_CELL 32
+void report_row_cells(const graded *x, char c[REPORT_COLS][REPORT_CELL]);
+
 /* A short human size: "0 B", "12 KB". */
 void human_bytes(char *buf, size_t len, double bytes);
 

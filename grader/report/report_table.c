@@ -222,9 +222,10 @@ static void flight_cell(char *buf, size_t len, const graded *x)
         snprintf(buf, len, "%.1f/%.1f KB", have / 1024, need / 1024);
 }
 
-typedef char cell[32];
+typedef char cell[REPORT_CELL];
+_Static_assert(N_COLS == REPORT_COLS, "report.h counts the columns");
 
-static void row_cells(const graded *x, cell c[N_COLS])
+void report_row_cells(const graded *x, cell c[N_COLS])
 {
     const exercise *ex = x->ex;
     const result *r = &x->r;
@@ -285,7 +286,7 @@ void print_table(FILE *f, const graded *g, int n, int color)
     for (int k = 0; k < N_COLS; k++)
         w[k] = (int)strlen(columns[k].head);
     for (int i = 0; i < n; i++) {
-        row_cells(&g[i], &cells[i * N_COLS]);
+        report_row_cells(&g[i], &cells[i * N_COLS]);
         any_timed |= g[i].r.timed;
         for (int k = 0; k < N_COLS; k++) {
             int len = (int)strlen(cells[i * N_COLS + k]);

@@ -360,6 +360,13 @@ START_TEST(prefetch_within_the_step)
              "\tld.global.f64 %%fd1, [tab];\n\tprefetch.global.L2 [%%rd2];\n"
              "\tld.global.f64 %%fd1, [tab+8];\n\t@%%p1 bra $L1;\n}\n");
     ck_assert_uint_eq(diags(buf), 0);
+    /* A prefetch or a load with no address in brackets at all (inline
+     * assembly writes what it likes): nothing to compare, nothing said. */
+    snprintf(buf, sizeof buf, ".visible .entry k()\n{\n$L1:\n\tprefetch.global.L2 %%rd2;\n"
+             "\tld.global.f64 %%fd1, [%%rd2];\n\tprefetch.global.L2 [%%rd2+32];\n"
+             "\tld.global.f64 %%fd1, %%rd2;\n\tadd.s64 %%rd2, %%rd2, 1024;\n"
+             "\t@%%p1 bra $L1;\n}\n");
+    ck_assert_uint_eq(diags(buf), 0);
 }
 END_TEST
 

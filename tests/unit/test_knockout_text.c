@@ -265,6 +265,72 @@ START_TEST(long_operands_twinned_whole)
 }
 END_TEST
 
+/* A stored operand is rewritten whole up to its bound, KO_OP_LEN - 1
+ * characters (twin_operand): a twin's name that ends on the last of them
+ * is kept, one that would end one past it is cut with what follows it.
+ * Registers of 27 characters, twins of 30 ("%kot" and the 26 after '%'). */
+static staged T;
+
+static const char *store_twinned(const char *value)
+{
+    static insn st;
+    memset(&st, 0, sizeof st);
+    snprintf(st.op, sizeof st.op, "st.shared.v4.f32");
+    snprintf(st.ops[0], KO_OP_LEN, "[%%r1]");
+    snprintf(st.ops[1], KO_OP_LEN, "%s", value);
+    st.nops = 2;
+    sbuf b = {0};
+    ck_assert_int_eq(staged_store(&b, &st, &T), 1);
+    free(b.s);
+    return st.ops[1];
+}
+
+START_TEST(twinned_operand_bound)
+{
+    char r[4][KO_REG_LEN], t[4][KO_REG_LEN + 8], value[2 * KO_OP_LEN], want[2 * KO_OP_LEN];
+    memset(&T, 0, sizeof T);
+    for (int i = 0; i < 4; i++) {
+        snprintf(r[i], sizeof r[i], "%%abcdefghijklmnopqrstuvwxy%d", i);
+        snprintf(t[i], sizeof t[i], "%%kot%s", r[i] + 1);
+        ck_assert_uint_eq(strlen(r[i]), 27);
+        ck_assert_uint_eq(strlen(t[i]), 30);
+        snprintf(T.reg[T.n], KO_REG_LEN, "%s", r[i]);
+        T.has_load[T.n++] = 1;
+    }
+    /* 1 + 4 * 30 + 3 * 2 = 127: the last twin ends on the bound, the brace
+     * after it is cut. */
+    snprintf(value, sizeof value, "{%s, %s, %s, %s}", r[0], r[1], r[2], r[3]);
+    snprintf(want, sizeof want, "{%s, %s, %s, %s", t[0], t[1], t[2], t[3]);
+    ck_assert_uint_eq(strlen(want), KO_OP_LEN - 1);
+    ck_assert_str_eq(store_twinned(value), want);
+    /* A last register one character shorter: its twin ends at 126, and
+     * the closing brace is the 127th character, kept. */
+    snprintf(T.reg[T.n], KO_REG_LEN, "%%abcdefghijklmnopqrstuvwx9");
+    T.has_load[T.n++] = 1;
+    snprintf(value, sizeof value, "{%s, %s, %s, %%abcdefghijklmnopqrstuvwx9}", r[0], r[1], r[2]);
+    snprintf(want, sizeof want, "{%s, %s, %s, %%kotabcdefghijklmnopqrstuvwx9}", t[0], t[1], t[2]);
+    ck_assert_uint_eq(strlen(want), KO_OP_LEN - 1);
+    ck_assert_str_eq(store_twinned(value), want);
+    /* One blank more: the last twin would end at 128, so it is left out
+     * with the brace, and the operand ends before it. */
+    snprintf(value, sizeof value, "{%s,  %s, %s, %s}", r[0], r[1], r[2], r[3]);
+    snprintf(want, sizeof want, "{%s,  %s, %s, ", t[0], t[1], t[2]);
+    ck_assert_str_eq(store_twinned(value), want);
+    /* A name past a register's bound (31 characters) is known by its first
+     * 31, as operand_regs gives them to the staged set; its twin keeps the
+     * first 26 after the '%'. */
+    const char *tall = "%abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN";
+    memset(&T, 0, sizeof T);
+    snprintf(T.reg[0], KO_REG_LEN, "%.31s", tall);
+    T.has_load[0] = 1;
+    T.n = 1;
+    ck_assert_str_eq(store_twinned(tall), "%kotabcdefghijklmnopqrstuvwxyz");
+    snprintf(value, sizeof value, "{%s, %s}", tall, tall);
+    ck_assert_str_eq(store_twinned(value),
+                     "{%kotabcdefghijklmnopqrstuvwxyz, %kotabcdefghijklmnopqrstuvwxyz}");
+}
+END_TEST
+
 START_TEST(span_of_each_write)
 {
     static const struct {
@@ -727,6 +793,7 @@ Suite *knockout_text_suite(void)
     tcase_add_test(tc, span_of_each_write);
     tcase_add_test(tc, twins_only_where_values_go);
     tcase_add_test(tc, long_operands_twinned_whole);
+    tcase_add_test(tc, twinned_operand_bound);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("lines");

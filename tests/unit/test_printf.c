@@ -235,6 +235,53 @@ START_TEST(first_launch_output_is_shown_once)
 }
 END_TEST
 
+/* A GPU hands over what a kernel prints at the next synchronisation
+ * (CUDA's printf buffer), not when the launch returns: the grader syncs
+ * the device before it reads the first launch's output. This stand-in
+ * holds each launch's line until its sync, as a GPU does. */
+static char held[4096];
+
+static void axpy_held(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    size_t at = strlen(held);
+    snprintf(held + at, sizeof held - at, "held from launch %d, n=%d\n", ++launches, A.n);
+    c->ms = 0.012;
+}
+
+static void deliver_held(void)
+{
+    ssize_t w = write(STDOUT_FILENO, held, strlen(held));
+    (void)w;
+    held[0] = 0;
+}
+
+START_TEST(first_launch_output_is_read_after_a_sync)
+{
+    static device_ops gpu;
+    gpu = device_host;
+    gpu.sync = deliver_held;
+    grade_opts o = host_opts();
+    o.device = &gpu;
+    result r;
+    launches = 0;
+    held[0] = 0;
+    use_kernels(&t_axpy, axpy_held);
+    grade_host_opts(&t_axpy, &o, &r);
+    expect(&r, OUT_PASS, NULL);
+    ck_assert_str_eq(r.printed, "held from launch 1, n=1\n");
+    ck_assert_int_eq(r.printed_lines, 1);
+    /* A backend with no sync (it prints as it runs): none is called. */
+    gpu.sync = NULL;
+    launches = 0;
+    use_kernels(&t_axpy, axpy_printing);
+    grade_host_opts(&t_axpy, &o, &r);
+    expect(&r, OUT_PASS, NULL);
+    ck_assert_str_eq(r.printed, "hello from launch 1, n=1\n");
+}
+END_TEST
+
 static void axpy_flooding(host_call *c)
 {
     axpy_args A = axpy_of(c);
@@ -386,6 +433,7 @@ Suite *printf_suite(void)
     tc = tcase_create("output");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, first_launch_output_is_shown_once);
+    tcase_add_test(tc, first_launch_output_is_read_after_a_sync);
     tcase_add_test(tc, output_is_bounded_and_made_safe);
     tcase_add_test(tc, failed_assert_in_the_first_launch_is_the_reason);
     tcase_add_test(tc, failed_assert_in_a_later_launch_is_the_reason);

@@ -19,7 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "diagnose.h"
 #include "report.h"
@@ -366,6 +368,110 @@ START_TEST(table_of_nothing)
     expect_printed("table-nothing", NULL, 0, P_TABLE, 0, NULL,
         "exercise result regs smem local occ\n"
         "\n");
+}
+END_TEST
+
+/* One record's cells are the table's columns and no more: the cell past
+ * the last is left as it was, for a record with every column and for one
+ * with none timed ("-" there). */
+START_TEST(table_row_has_its_cells_only)
+{
+    graded g[6];
+    six_rows(g);
+    char c[REPORT_COLS + 1][REPORT_CELL];
+    static const char *const want[2][REPORT_COLS] = {
+        {"lesson3/matmul", "SLOW", "2.000ms", "1.600ms", "0.500ms", "1.25x", ">=2.50x", "1500",
+         "50%", "-", "40", "3.0 KB", "24 B", "75%"},
+        {"lesson3/matmul", "WRONG", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-", "-"},
+    };
+    for (int row = 0; row < 2; row++) {
+        memset(c, '#', sizeof c);
+        report_row_cells(&g[row ? 4 : 0], c);
+        for (int k = 0; k < REPORT_COLS; k++)
+            ck_assert_msg(!strcmp(c[k], want[row][k]), "row %d cell %d: '%.32s', not '%s'",
+                          row, k, c[k], want[row][k]);
+        for (int b = 0; b < REPORT_CELL; b++)
+            ck_assert_msg(c[REPORT_COLS][b] == '#', "row %d: byte %d past the cells written",
+                          row, b);
+    }
+}
+END_TEST
+
+/* No memory for the table's cells: no table, and nothing else goes wrong.
+ * In a child whose address space is capped just above what it holds, 9 MB
+ * of cells cannot be had (the cap is checked to be that tight first). */
+START_TEST(table_without_memory)
+{
+    enum { N = 20000 };    /* 448 bytes of cells a row */
+    graded *g = calloc(N, sizeof *g);
+    ck_assert_ptr_nonnull(g);
+    g[0].ex = &ex_none;    /* the others untouched: no RAM spent on them */
+    FILE *f = tmpfile();
+    ck_assert_ptr_nonnull(f);
+    fflush(NULL);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        unsigned long pages = 0;
+        FILE *m = fopen("/proc/self/statm", "r");
+        if (!m || fscanf(m, "%lu", &pages) != 1)
+            _exit(3);
+        fclose(m);
+        struct rlimit rl = {.rlim_cur = (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) +
+                                        (1u << 20), .rlim_max = RLIM_INFINITY};
+        if (setrlimit(RLIMIT_AS, &rl) != 0)
+            _exit(3);
+        void *probe = malloc((size_t)N * 448);
+        if (probe)
+            _exit(4);      /* the cap does not bite: the test proves nothing */
+        print_table(f, g, N, 0);
+        /* The cap lifted and exit(), not _exit(): a coverage build writes
+         * down that this child ran print_table's way out. */
+        rl.rlim_cur = RLIM_INFINITY;
+        setrlimit(RLIMIT_AS, &rl);
+        exit(ftell(f) == 0 ? 0 : 5);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "the child %s %d",
+                  WIFEXITED(st) ? "exited" : "died of signal",
+                  WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+    fclose(f);
+    free(g);
+}
+END_TEST
+
+/* A paragraph is cut at its last blank before the width, never at a blank
+ * it starts with: there a word too long for the line is cut at the width,
+ * and no line is left empty; a blank after a first word of one letter is
+ * a place to cut. */
+START_TEST(paragraph_never_starts_empty)
+{
+    char text[128], want[256];
+    memset(text, 'x', 101);
+    text[0] = ' ';
+    text[101] = 0;
+    /* The indent (2) and 76 characters make the 78 columns of a paragraph. */
+    snprintf(want, sizeof want, "  %.76s\n  %s\n", text, text + 76);
+    char *buf;
+    size_t len;
+    unsetenv("COLUMNS");
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    print_paragraph(f, text, "  ");
+    fclose(f);
+    same("paragraph-blank-first", buf, want);
+    free(buf);
+    /* A blank after a first word of one letter is a place to cut. */
+    text[0] = 'a';
+    text[1] = ' ';
+    snprintf(want, sizeof want, "  a\n  %.76s\n  %s\n", text + 2, text + 78);
+    f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    print_paragraph(f, text, "  ");
+    fclose(f);
+    same("paragraph-one-letter-first", buf, want);
+    free(buf);
 }
 END_TEST
 
@@ -1332,6 +1438,9 @@ Suite *report_lines_suite(void)
     tcase_add_test(tc, table_bar_of_a_slow_copy);
     tcase_add_test(tc, table_colours);
     tcase_add_test(tc, table_of_nothing);
+    tcase_add_test(tc, table_row_has_its_cells_only);
+    tcase_add_test(tc, table_without_memory);
+    tcase_add_test(tc, paragraph_never_starts_empty);
     tcase_add_test(tc, bytes_in_words);
     suite_add_tcase(s, tc);
     tc = tcase_create("width");
