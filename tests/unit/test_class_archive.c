@@ -908,6 +908,34 @@ START_TEST(what_cannot_be_opened_is_said)
 }
 END_TEST
 
+/* An archive in a folder that is a hard link (another name of its bytes)
+ * is not opened as the submission's: reported on its entry, and the
+ * descriptor the check opened is closed again (a class run reads hundreds
+ * of submissions in one process). */
+START_TEST(folder_hard_linked_archive_is_not_read)
+{
+    hi_scratch();
+    hi_mkdir("f");
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson0/x.cu", "// X\n");
+    hi_save(h, hi_path("f/h.tar"));
+    ck_assert_int_eq(link(hi_path("f/h.tar"), hi_path("f/i.tar")), 0);
+    struct stat st;
+    ck_assert_int_eq(stat(hi_path("f/h.tar"), &st), 0);
+    char want[512];
+    snprintf(want, sizeof want, "want H h.tar %lld\nbad h.tar: it changed while it was being read\n"
+             "want H i.tar %lld\nbad i.tar: it changed while it was being read\n",
+             (long long)st.st_size, (long long)st.st_size);
+    int low = lowest_free_fd();
+    read_out o = read_path(hi_path("f"));
+    ck_assert_int_eq(lowest_free_fd(), low);
+    ck_assert_int_eq(o.rc, 0);
+    ck_assert_str_eq(o.log, want);
+    free(o.log);
+    hi_scratch_remove();
+}
+END_TEST
+
 /* ---- a folder that changes while it is read ---- */
 
 static read_out read_changing(const char *path, const char *at, void (*act)(void))
@@ -1217,6 +1245,7 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, zip_claims_of_other_types);
     tcase_add_test(tc, names_in_messages_cut_at_a_character);
     tcase_add_test(tc, what_cannot_be_opened_is_said);
+    tcase_add_test(tc, folder_hard_linked_archive_is_not_read);
     tcase_add_test(tc, folder_changing_while_read);
     tcase_add_test(tc, folder_that_cannot_be_listed);
     suite_add_tcase(s, tc);
