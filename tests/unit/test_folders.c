@@ -3,12 +3,14 @@
  * every entry but . and .., dot-names included, in bytewise order whatever
  * the file system's, and only what the caller leaves out is left out. */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "archive.h"
+#include "hand_in.h"
 #include "suites.h"
 
 static char top[] = "/tmp/test-folders-XXXXXX";
@@ -138,6 +140,49 @@ START_TEST(a_leave_out_that_sets_errno_loses_nothing)
 }
 END_TEST
 
+/* Memory running out in the middle of a listing (here: taken by the
+ * caller's leave_out as the second name is looked at): NULL, ENOMEM, and
+ * every name already copied is given back: right after, with no other
+ * memory free, the first name's block is there to be taken again. */
+static int take_memory_at_second(void *ctx, const char *name)
+{
+    (void)name;
+    if (++*(int *)ctx == 2)
+        hi_take_all_memory();
+    return 0;
+}
+
+START_TEST(running_out_of_memory_gives_back_what_was_taken)
+{
+    strcpy(top, "/tmp/test-folders-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    touch("a");
+    touch("b");
+    DIR *d = opendir(top);
+    ck_assert_ptr_nonnull(d);
+    size_t n = 99;
+    int asked = 0;
+    errno = 0;
+    char **names = dir_names(d, &n, take_memory_at_second, &asked);
+    int e = errno;
+    void *again = malloc(2);   /* before closedir frees the DIR's buffer */
+    hi_give_back_memory();
+    closedir(d);
+    ck_assert_ptr_null(names);
+    ck_assert_uint_eq(n, (size_t)-1);
+    ck_assert_int_eq(e, ENOMEM);
+    ck_assert_int_eq(asked, 2);
+    ck_assert_ptr_nonnull(again);
+    free(again);
+    char p[256];
+    snprintf(p, sizeof p, "%s/a", top);
+    unlink(p);
+    snprintf(p, sizeof p, "%s/b", top);
+    unlink(p);
+    rmdir(top);
+}
+END_TEST
+
 Suite *folders_suite(void)
 {
     Suite *s = suite_create("folders");
@@ -145,6 +190,7 @@ Suite *folders_suite(void)
     tcase_add_test(t, every_name_sorted);
     tcase_add_test(t, more_names_than_the_first_allocation);
     tcase_add_test(t, a_leave_out_that_sets_errno_loses_nothing);
+    tcase_add_test(t, running_out_of_memory_gives_back_what_was_taken);
     suite_add_tcase(s, t);
     return s;
 }
