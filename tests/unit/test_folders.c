@@ -183,6 +183,27 @@ START_TEST(running_out_of_memory_gives_back_what_was_taken)
 }
 END_TEST
 
+/* A folder removed after it was opened lists no entry at all, not even
+ * . and ..: none, and no failure (readdir's end leaves errno alone, so
+ * nothing but readdir's own error may count). */
+START_TEST(a_removed_folder_lists_none)
+{
+    strcpy(top, "/tmp/test-folders-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(top));
+    DIR *d = opendir(top);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(rmdir(top), 0);
+    size_t n = 99;
+    errno = 0;
+    char **names = dir_names(d, &n, NULL, NULL);
+    int e = errno;
+    closedir(d);
+    ck_assert_ptr_null(names);
+    ck_assert_uint_eq(n, 0);
+    ck_assert_int_eq(e, 0);
+}
+END_TEST
+
 Suite *folders_suite(void)
 {
     Suite *s = suite_create("folders");
@@ -191,6 +212,7 @@ Suite *folders_suite(void)
     tcase_add_test(t, more_names_than_the_first_allocation);
     tcase_add_test(t, a_leave_out_that_sets_errno_loses_nothing);
     tcase_add_test(t, running_out_of_memory_gives_back_what_was_taken);
+    tcase_add_test(t, a_removed_folder_lists_none);
     suite_add_tcase(s, t);
     return s;
 }
