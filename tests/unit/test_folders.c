@@ -141,45 +141,55 @@ START_TEST(a_leave_out_that_sets_errno_loses_nothing)
 END_TEST
 
 /* Memory running out in the middle of a listing (here: taken by the
- * caller's leave_out as the second name is looked at): NULL, ENOMEM, and
- * every name already copied is given back: right after, with no other
- * memory free, the first name's block is there to be taken again. */
-static int take_memory_at_second(void *ctx, const char *name)
+ * caller's leave_out as name `at` is looked at): NULL, ENOMEM, and every
+ * name already copied is given back: right after, with no other memory
+ * free, the first name's block is there to be taken again. At name 2 the
+ * copy of the name fails; at name 65, the list's growth past 64. */
+static int take_at;
+
+static int take_memory_at(void *ctx, const char *name)
 {
     (void)name;
-    if (++*(int *)ctx == 2)
+    if (++*(int *)ctx == take_at)
         hi_take_all_memory();
     return 0;
 }
 
 START_TEST(running_out_of_memory_gives_back_what_was_taken)
 {
-    strcpy(top, "/tmp/test-folders-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(top));
-    touch("a");
-    touch("b");
-    DIR *d = opendir(top);
-    ck_assert_ptr_nonnull(d);
-    size_t n = 99;
-    int asked = 0;
-    errno = 0;
-    char **names = dir_names(d, &n, take_memory_at_second, &asked);
-    int e = errno;
-    void *again = malloc(2);   /* before closedir frees the DIR's buffer */
-    hi_give_back_memory();
-    closedir(d);
-    ck_assert_ptr_null(names);
-    ck_assert_uint_eq(n, (size_t)-1);
-    ck_assert_int_eq(e, ENOMEM);
-    ck_assert_int_eq(asked, 2);
-    ck_assert_ptr_nonnull(again);
-    free(again);
-    char p[256];
-    snprintf(p, sizeof p, "%s/a", top);
-    unlink(p);
-    snprintf(p, sizeof p, "%s/b", top);
-    unlink(p);
-    rmdir(top);
+    static const int at[] = {2, 65};
+    for (int k = 0; k < 2; k++) {
+        strcpy(top, "/tmp/test-folders-XXXXXX");
+        ck_assert_ptr_nonnull(mkdtemp(top));
+        char name[32];
+        for (int i = 0; i < at[k]; i++) {
+            snprintf(name, sizeof name, "s%03d", i);
+            touch(name);
+        }
+        DIR *d = opendir(top);
+        ck_assert_ptr_nonnull(d);
+        size_t n = 99;
+        int asked = 0;
+        take_at = at[k];
+        errno = 0;
+        char **names = dir_names(d, &n, take_memory_at, &asked);
+        int e = errno;
+        void *again = malloc(2);   /* before closedir frees the DIR's buffer */
+        hi_give_back_memory();
+        closedir(d);
+        ck_assert_ptr_null(names);
+        ck_assert_uint_eq(n, (size_t)-1);
+        ck_assert_int_eq(e, ENOMEM);
+        ck_assert_int_eq(asked, at[k]);
+        ck_assert_ptr_nonnull(again);
+        free(again);
+        for (int i = 0; i < at[k]; i++) {
+            char p[256];
+            snprintf(p, sizeof p, "%s/s%03d", top, i);
+            unlink(p);
+        }
+        rmdir(top);
+    }
 }
 END_TEST
 
