@@ -384,16 +384,17 @@ START_TEST(task_list_lines_at_their_bounds)
 }
 END_TEST
 
-/* A line that is no hex (odd length) picks nobody, whatever the line before
- * it named: here the last line the previous task read (the two picks run
- * back to back, so a reader that kept its last name would pick ada again). */
+/* A line that is no hex (odd length, or a byte that is no hex digit after
+ * good ones) picks nobody, whatever the line before it named: here the
+ * last line the previous task read (the picks run back to back, so a
+ * reader that kept its last name, or half of it, would pick ada again). */
 START_TEST(a_damaged_line_picks_nobody)
 {
     static const char *const names[] = {"ada", "bo"};
     char list[800];
     plan_run(1);
     snprintf(list, sizeof list, "%s/tasks.txt", scratch_dir);
-    put_file(list, "616461\n616\n626f\n");
+    put_file(list, "616461\n616\n6164zz\n626f\n");
     run.task_list = list;
     rows(names, 2);
     run.batch = 1;
@@ -401,19 +402,25 @@ START_TEST(a_damaged_line_picks_nobody)
     char *err;
     capture_start(&c, "pick");
     run.task = 0;
-    int first = class_slurm_pick(&run, entries);
+    int rc0 = class_slurm_pick(&run, entries);
     int was = run.st[0].picked;   /* no call between the picks */
     run.st[0].picked = 0;
     run.task = 1;
-    int second = class_slurm_pick(&run, entries);
+    int rc1 = class_slurm_pick(&run, entries);
+    int odd = run.st[0].picked | run.st[1].picked;
+    run.task = 2;
+    int rc2 = class_slurm_pick(&run, entries);
     capture_end(&c, NULL, &err);
-    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(rc0, 0);
     ck_assert_int_eq(was, 1);
-    ck_assert_int_eq(second, 0);
+    ck_assert_int_eq(rc1, 0);
+    ck_assert_int_eq(odd, 0);
+    ck_assert_int_eq(rc2, 0);
     ck_assert_int_eq(picked_mask(), 0);
-    char want_err[1200];
+    char want_err[2400];
     snprintf(want_err, sizeof want_err, "grader class: task 1 has no student in %s (moved or "
-             "renamed since the job was planned?)\n", list);
+             "renamed since the job was planned?)\ngrader class: task 2 has no student in %s "
+             "(moved or renamed since the job was planned?)\n", list, list);
     ck_assert_str_eq(err, want_err);
     free(err);
 }
