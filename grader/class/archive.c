@@ -369,8 +369,10 @@ char **dir_names(DIR *d, size_t *n, int (*leave_out)(void *ctx, const char *name
     char **names = NULL;
     size_t cap = 0;
     *n = 0;
-    errno = 0;
-    while ((de = readdir(d)) != NULL) {
+    /* errno cleared before each readdir: only readdir's own says the listing
+     * failed (leave_out may leave one: class.c's stats each entry, and a
+     * dangling link among the submissions gives ENOENT). */
+    for (errno = 0; (de = readdir(d)) != NULL; errno = 0) {
         if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..") ||
             (leave_out && leave_out(ctx, de->d_name)))
             continue;

@@ -864,6 +864,16 @@ static int lowest_free_fd(void)
     return fd;
 }
 
+/* How many descriptors are open (not only the lowest: a leaked one may sit
+ * above one that was closed). */
+static int open_fd_count(void)
+{
+    int count = 0;
+    for (int fd = 0; fd < 1024; fd++)
+        count += fcntl(fd, F_GETFD) != -1;
+    return count;
+}
+
 static void limit_fds(int n)
 {
     struct rlimit lim;
@@ -904,6 +914,34 @@ START_TEST(what_cannot_be_opened_is_said)
     ck_assert_str_eq(o.log, "");
     free(o.log);
     limit_fds(low + 16);
+    hi_scratch_remove();
+}
+END_TEST
+
+/* An archive in a folder that is a hard link (another name of its bytes)
+ * is not opened as the submission's: reported on its entry, and the
+ * descriptor the check opened is closed again (a class run reads hundreds
+ * of submissions in one process). */
+START_TEST(folder_hard_linked_archive_is_not_read)
+{
+    hi_scratch();
+    hi_mkdir("f");
+    hand_in *h = hi_new("tar");
+    hi_text(h, "lesson0/x.cu", "// X\n");
+    hi_save(h, hi_path("f/h.tar"));
+    ck_assert_int_eq(link(hi_path("f/h.tar"), hi_path("f/i.tar")), 0);
+    struct stat st;
+    ck_assert_int_eq(stat(hi_path("f/h.tar"), &st), 0);
+    char want[512];
+    snprintf(want, sizeof want, "want H h.tar %lld\nbad h.tar: it changed while it was being read\n"
+             "want H i.tar %lld\nbad i.tar: it changed while it was being read\n",
+             (long long)st.st_size, (long long)st.st_size);
+    int before = open_fd_count();
+    read_out o = read_path(hi_path("f"));
+    ck_assert_int_eq(open_fd_count(), before);
+    ck_assert_int_eq(o.rc, 0);
+    ck_assert_str_eq(o.log, want);
+    free(o.log);
     hi_scratch_remove();
 }
 END_TEST
@@ -1217,6 +1255,7 @@ Suite *class_archive_suite(void)
     tcase_add_test(tc, zip_claims_of_other_types);
     tcase_add_test(tc, names_in_messages_cut_at_a_character);
     tcase_add_test(tc, what_cannot_be_opened_is_said);
+    tcase_add_test(tc, folder_hard_linked_archive_is_not_read);
     tcase_add_test(tc, folder_changing_while_read);
     tcase_add_test(tc, folder_that_cannot_be_listed);
     suite_add_tcase(s, tc);

@@ -188,6 +188,48 @@ START_TEST(a_task_waits_for_the_lock)
 }
 END_TEST
 
+/* Waiting for the exclusive lock (the merge after a task's shared one):
+ * taken once the holder is gone, and noted as this run's. */
+START_TEST(an_exclusive_wait_takes_the_lock)
+{
+    char out[600], p[700], want[64];
+    in_scratch(out, sizeof out, "out");
+    ck_assert_int_eq(mkdir_p(out), 0);
+    int free_fd = class_lock_as(out, 0, 1);    /* nobody holds it: at once */
+    ck_assert_int_ge(free_fd, 0);
+    close(free_fd);
+    int go[2];
+    ck_assert_int_eq(pipe(go), 0);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int fd = class_lock(out, 1);
+        char c = fd >= 0 ? 'y' : 'n';
+        ssize_t w = write(go[1], &c, 1);
+        (void)w;
+        usleep(400 * 1000);
+        _exit(0);
+    }
+    char c = 0;
+    ck_assert_int_eq(read(go[0], &c, 1), 1);
+    ck_assert_int_eq(c, 'y');
+    double t0 = now();
+    int fd = class_lock_as(out, 0, 1);
+    double waited = now() - t0;
+    ck_assert_int_ge(fd, 0);
+    ck_assert_msg(waited > 0.2, "did not wait: %.3f s", waited);
+    waitpid(pid, NULL, 0);
+    snprintf(p, sizeof p, "%s/.lock", out);
+    size_t len;
+    char *noted = read_text_file(p, &len);
+    snprintf(want, sizeof want, "pid %ld\n", (long)getpid());
+    ck_assert_str_eq(noted, want);
+    free(noted);
+    close(fd);
+    close(go[0]);
+    close(go[1]);
+}
+END_TEST
+
 /* The files a submission is staged as: a student's folder with two
  * exercises (one at the top, one in a lesson folder). */
 static const exercise top = {.name = "top", .file = "top.cu"};
@@ -444,6 +486,7 @@ Suite *class_guard_suite(void)
     tcase_add_test(tc, shared_locks);
     tcase_add_test(tc, a_lock_that_cannot_be_noted);
     tcase_add_test(tc, a_task_waits_for_the_lock);
+    tcase_add_test(tc, an_exclusive_wait_takes_the_lock);
     tcase_add_test(tc, a_signal_removes_the_staged_files);
     tcase_add_test(tc, only_the_run_removes_them);
     tcase_add_test(tc, each_staging_replaces_the_list);

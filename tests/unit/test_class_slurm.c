@@ -384,6 +384,48 @@ START_TEST(task_list_lines_at_their_bounds)
 }
 END_TEST
 
+/* A line that is no hex (odd length, or a byte that is no hex digit after
+ * good ones) picks nobody, whatever the line before it named: here the
+ * last line the previous task read (the picks run back to back, so a
+ * reader that kept its last name, or half of it, would pick ada again). */
+START_TEST(a_damaged_line_picks_nobody)
+{
+    static const char *const names[] = {"ada", "bo", "add"};
+    char list[800];
+    plan_run(1);
+    snprintf(list, sizeof list, "%s/tasks.txt", scratch_dir);
+    put_file(list, "616461\n616\n6164zz\n626f\n");
+    run.task_list = list;
+    rows(names, 3);   /* add: what 6164zz gives read on past the bad byte */
+    run.batch = 1;
+    capture c;
+    char *err;
+    capture_start(&c, "pick");
+    run.task = 0;
+    int rc0 = class_slurm_pick(&run, entries);
+    int was = run.st[0].picked;   /* no call between the picks */
+    run.st[0].picked = 0;
+    run.task = 1;
+    int rc1 = class_slurm_pick(&run, entries);
+    int odd = run.st[0].picked | run.st[1].picked | run.st[2].picked;
+    run.task = 2;
+    int rc2 = class_slurm_pick(&run, entries);
+    capture_end(&c, NULL, &err);
+    ck_assert_int_eq(rc0, 0);
+    ck_assert_int_eq(was, 1);
+    ck_assert_int_eq(rc1, 0);
+    ck_assert_int_eq(odd, 0);
+    ck_assert_int_eq(rc2, 0);
+    ck_assert_int_eq(picked_mask(), 0);
+    char want_err[2400];
+    snprintf(want_err, sizeof want_err, "grader class: task 1 has no student in %s (moved or "
+             "renamed since the job was planned?)\ngrader class: task 2 has no student in %s "
+             "(moved or renamed since the job was planned?)\n", list, list);
+    ck_assert_str_eq(err, want_err);
+    free(err);
+}
+END_TEST
+
 /* A task's note: written when it starts a student, gone when it ends well;
  * the merge's row says why from it, or that no task has run. */
 START_TEST(notes_tell_the_merge_why)
@@ -457,6 +499,7 @@ Suite *class_slurm_suite(void)
     tcase_add_test(tc, an_unwritable_folder_fails);
     tcase_add_test(tc, a_task_picks_its_lines);
     tcase_add_test(tc, task_list_lines_at_their_bounds);
+    tcase_add_test(tc, a_damaged_line_picks_nobody);
     tcase_add_test(tc, notes_tell_the_merge_why);
     suite_add_tcase(s, tc);
     return s;
