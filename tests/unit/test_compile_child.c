@@ -504,6 +504,17 @@ START_TEST(a_quick_child_before_sixteen_slow_is_not_timed_out)
 }
 END_TEST
 
+START_TEST(a_poll_waits_just_past_the_deadline)
+{
+    /* The whole milliseconds just past what is left: never before the
+     * deadline, never 0, at most 1 ms late, however long the limit. */
+    ck_assert_int_eq(compile_poll_ms(1.5), 1501);
+    ck_assert_int_eq(compile_poll_ms(20.0), 20001);
+    ck_assert_int_eq(compile_poll_ms(0.0104), 11);
+    ck_assert_int_eq(compile_poll_ms(0.0004), 1);
+}
+END_TEST
+
 START_TEST(the_time_limit_kills_past_one_poll)
 {
     /* More slow children than one poll takes (16): the limit kills and
@@ -836,6 +847,7 @@ Suite *compile_child_suite(void)
     tcase_add_test(tc, the_time_limit_kills_only_the_slow);
     tcase_add_test(tc, the_time_limit_kills_past_one_poll);
     tcase_add_test(tc, a_quick_child_before_sixteen_slow_is_not_timed_out);
+    tcase_add_test(tc, a_poll_waits_just_past_the_deadline);
     tcase_add_test(tc, output_up_to_the_bound_is_kept);
     tcase_add_test(tc, output_past_the_bound_stops_the_child);
     tcase_add_test(tc, a_signal_does_not_cut_the_wait_short);
