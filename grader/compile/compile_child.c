@@ -128,6 +128,11 @@ static int drain(compile_child *c)
     return r > 0;
 }
 
+int compile_poll_ms(double left_s)
+{
+    return (int)(left_s * 1000) + 1;
+}
+
 void compile_children_wait(compile_child *c, int n, double limit_s)
 {
     double deadline = now_s() + limit_s;
@@ -149,7 +154,7 @@ void compile_children_wait(compile_child *c, int n, double limit_s)
             }
             continue;   /* one poll holds 16: the next round has the rest, or none */
         }
-        int r = poll(fds, (nfds_t)m, (int)(left * 1000) + 1);
+        int r = poll(fds, (nfds_t)m, compile_poll_ms(left));
         if (r < 0 && errno != EINTR) {
             for (int k = 0; k < m; k++)
                 finish(&c[idx[k]], 1);

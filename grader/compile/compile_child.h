@@ -39,5 +39,12 @@ int compile_child_start(compile_child *c, void (*body)(void *arg, int fd), void 
  * running `limit_s` seconds after this call. Every child is reaped. */
 void compile_children_wait(compile_child *c, int n, double limit_s);
 
+/* The timeout of one of compile_children_wait's polls, `left_s` seconds
+ * (> 0) before its deadline: the whole milliseconds just past it, so the
+ * poll never ends before the deadline (the round after it kills), never
+ * asks for 0 (a busy loop in the last millisecond), and the kill comes at
+ * most 1 ms late. */
+int compile_poll_ms(double left_s);
+
 
 #endif

@@ -477,6 +477,44 @@ END_TEST
 
 /* ---- how it can end ------------------------------------------------------ */
 
+START_TEST(a_quick_child_before_sixteen_slow_is_not_timed_out)
+{
+    /* One poll holds 16 children: the 17th waits for the next round, and
+     * the first, done at once, is read and reaped in the first round,
+     * whatever the 16 slow ones after it do. A wait that took a 17th into
+     * the first poll would write past its arrays. */
+    enum { N = 17 };
+    compile_child c[N];
+    size_t n = 1000;
+    start(&c[0], write_pattern, &n, 1.5, 0);
+    for (int i = 1; i < N; i++)
+        start(&c[i], sleep_long, NULL, 1.5, 0);
+    compile_children_wait(c, N, 1.5);
+    ck_assert_int_eq(c[0].timed_out, 0);
+    ck_assert_int_eq(c[0].len, n);
+    ck_assert(WIFEXITED(c[0].status) && WEXITSTATUS(c[0].status) == 0);
+    for (int i = 1; i < N; i++) {
+        ck_assert_msg(c[i].timed_out, "child %d not timed out", i);
+        assert_killed(&c[i], SIGKILL);
+    }
+    for (int i = 0; i < N; i++) {
+        assert_reaped(&c[i]);
+        free(c[i].out);
+    }
+}
+END_TEST
+
+START_TEST(a_poll_waits_just_past_the_deadline)
+{
+    /* The whole milliseconds just past what is left: never before the
+     * deadline, never 0, at most 1 ms late, however long the limit. */
+    ck_assert_int_eq(compile_poll_ms(1.5), 1501);
+    ck_assert_int_eq(compile_poll_ms(20.0), 20001);
+    ck_assert_int_eq(compile_poll_ms(0.0104), 11);
+    ck_assert_int_eq(compile_poll_ms(0.0004), 1);
+}
+END_TEST
+
 START_TEST(the_time_limit_kills_past_one_poll)
 {
     /* More slow children than one poll takes (16): the limit kills and
@@ -808,6 +846,8 @@ Suite *compile_child_suite(void)
     tcase_add_test(tc, many_children_at_once);
     tcase_add_test(tc, the_time_limit_kills_only_the_slow);
     tcase_add_test(tc, the_time_limit_kills_past_one_poll);
+    tcase_add_test(tc, a_quick_child_before_sixteen_slow_is_not_timed_out);
+    tcase_add_test(tc, a_poll_waits_just_past_the_deadline);
     tcase_add_test(tc, output_up_to_the_bound_is_kept);
     tcase_add_test(tc, output_past_the_bound_stops_the_child);
     tcase_add_test(tc, a_signal_does_not_cut_the_wait_short);

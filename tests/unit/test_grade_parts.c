@@ -389,6 +389,14 @@ START_TEST(noise_band_edges)
     ck_assert_double_eq(physical_floor_ms(1e9, NAN), 0);
     ck_assert_double_eq(bytes_in_flight_per_sm(1000, 500, -1), 0);
     ck_assert_double_eq_tol(bytes_in_flight_per_sm(1000, 500, 1), 500000, 1e-9);
+    /* A figure only from a bandwidth, a latency and SMs all above 0: a
+     * device reporting 0 SMs gives none (0), not a division by 0. */
+    ck_assert_double_eq(bytes_in_flight_per_sm(1000, 500, 0), 0);
+    ck_assert_double_eq(bytes_in_flight_per_sm(0, 500, 1), 0);
+    ck_assert_double_eq(bytes_in_flight_per_sm(1000, 0, 1), 0);
+    /* 0, not 0 times infinity (NaN), when the other one is infinite. */
+    ck_assert_double_eq(bytes_in_flight_per_sm(0, INFINITY, 1), 0);
+    ck_assert_double_eq(bytes_in_flight_per_sm(INFINITY, 0, 1), 0);
     /* The bar's share of the reference's gain, exactly. */
     ck_assert_double_eq_tol(speedup_bar(0.25, 1.0, 5.0), 2.0, 1e-12);
     ck_assert_double_eq_tol(speedup_bar(1.0, 1.0, 5.0), 5.0, 1e-12);

@@ -279,6 +279,11 @@ static const reading readings[] = {
     {"an apostrophe before a blank ends a number", "a = 1' ' /* */;\n#include </x>\n", 2,
      "absolute path"},
     {"a name is no number", "a = x1'0' /* '\n#include </x>\n*/\n", 0, NULL},
+    /* ' takes the letter after it along: in 1'e+ the e is no exponent, so
+     * the + ends the number and '0' is a character: the comment is one. */
+    {"an apostrophe's letter is no exponent", "a = 1'e+'0' /* '\n#include </x>\n*/\n", 0,
+     NULL},
+    {"an apostrophe's P is no exponent", "a = 0x1'P-'0' /* '\n#include </x>\n*/\n", 0, NULL},
     /* Directives: where they start, what they are called, what they say. */
     {"% alone starts no directive", "% #include </x>\n", 0, NULL},
     {"%: is #", "%:include </x>\n", 1, "absolute path"},

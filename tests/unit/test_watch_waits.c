@@ -3,9 +3,11 @@
  * settling wait (150 ms) comes once, after the event; polling, a tick
  * (500 ms), then the settling wait. Descriptor 0 is a valid inotify
  * descriptor: with stdin closed (grader watch <&-) it is the one inotify
- * gets, and the waits are those of inotify.
+ * gets, and the waits are those of inotify. The real sleep ends however
+ * errno stood when it began.
  *
  *   CK_RUN_SUITE=watch_waits build/tests/unit_tests */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,6 +89,33 @@ START_TEST(polling_ticks_then_settles)
 }
 END_TEST
 
+/* Round 1 saves the file and leaves errno at EINTR, as an interrupted
+ * call of the grading may; round 2 ends the watch. */
+static void grade_leaving_eintr(void *ctx, const int *changed)
+{
+    grade(ctx, changed);
+    errno = EINTR;
+}
+
+START_TEST(a_real_sleep_ignores_a_stale_eintr)
+{
+    /* With nanosleep (no sleep_ms option): the settling wait after the
+     * save (150 ms) ends although errno was EINTR when it began; a sleep
+     * that took that for an interruption would start again forever. */
+    snprintf(dir, sizeof dir, "/tmp/grader-watch-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/a.cu", dir);
+    put("first\n");
+    int round = 0;
+    const char *paths[] = {file};
+    watch_opts o = {.rounds = 2};
+    ck_assert_int_eq(watch_files(paths, 1, &o, grade_leaving_eintr, &round), 0);
+    ck_assert_int_eq(round, 2);
+    unlink(file);
+    rmdir(dir);
+}
+END_TEST
+
 Suite *watch_waits_suite(void)
 {
     Suite *s = suite_create("watch_waits");
@@ -94,6 +123,7 @@ Suite *watch_waits_suite(void)
     tcase_add_test(tc, inotify_settles_once);
     tcase_add_test(tc, inotify_on_descriptor_0);
     tcase_add_test(tc, polling_ticks_then_settles);
+    tcase_add_test(tc, a_real_sleep_ignores_a_stale_eintr);
     suite_add_tcase(s, tc);
     return s;
 }
