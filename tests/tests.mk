@@ -98,10 +98,15 @@ include tests/class/class.mk
 # survivors and the score per file. About 30 minutes on 2 cores.
 #   MUTATE_FILES="grader/stats.c ..."  only these files (default: every file
 #                                      tests/mutate/suites.map covers)
-#   MUTATE_SAMPLE=n (default 500; 0: every mutant)  MUTATE_SEED=s (default 14)
+#   MUTATE_SAMPLE=n (default 500; 0: every mutant)  MUTATE_SEED=s (default 16)
 #   MUTATE_JOBS=n (default: CPUs)
+# The default seed is the last sample measured before anyone wrote tests
+# against it (16, 2026-11-28: tests/mutate/results-seed16-2026-11-28.txt).
+# Tests written against a sample's survivors make that sample flatter the
+# suite (seed 14 reads 98% after three rounds of them, 15 reads 94%):
+# measure progress on a seed no one has looked at.
 MUTATE_SAMPLE ?= 500
-MUTATE_SEED ?= 14
+MUTATE_SEED ?= 16
 MUTATE_JOBS ?= $(NPROC)
 mutate:
 	@python3 tests/mutate/mutate.py --sample $(MUTATE_SAMPLE) --seed $(MUTATE_SEED) \
