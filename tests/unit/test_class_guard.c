@@ -157,16 +157,15 @@ START_TEST(a_lock_that_cannot_be_noted)
 END_TEST
 
 /* A Slurm task waits for the lock a plain run holds, then takes it. */
-START_TEST(a_task_waits_for_the_lock)
+/* A child that takes the lock of `out` (shared or not), says so, and holds
+ * it for 400 ms; its pid, once it holds the lock. */
+static pid_t hold_lock_a_while(const char *out, int shared)
 {
-    char out[600];
-    in_scratch(out, sizeof out, "out");
-    ck_assert_int_eq(mkdir_p(out), 0);
     int go[2];
     ck_assert_int_eq(pipe(go), 0);
     pid_t pid = fork();
     if (pid == 0) {
-        int fd = class_lock(out, 0);
+        int fd = class_lock(out, shared);
         char c = fd >= 0 ? 'y' : 'n';
         ssize_t w = write(go[1], &c, 1);
         (void)w;
@@ -176,6 +175,17 @@ START_TEST(a_task_waits_for_the_lock)
     char c = 0;
     ck_assert_int_eq(read(go[0], &c, 1), 1);
     ck_assert_int_eq(c, 'y');
+    close(go[0]);
+    close(go[1]);
+    return pid;
+}
+
+START_TEST(a_task_waits_for_the_lock)
+{
+    char out[600];
+    in_scratch(out, sizeof out, "out");
+    ck_assert_int_eq(mkdir_p(out), 0);
+    pid_t pid = hold_lock_a_while(out, 0);
     double t0 = now();
     int fd = class_lock_as(out, 1, 1);
     double waited = now() - t0;
@@ -183,8 +193,6 @@ START_TEST(a_task_waits_for_the_lock)
     ck_assert_msg(waited > 0.2, "did not wait: %.3f s", waited);
     waitpid(pid, NULL, 0);
     close(fd);
-    close(go[0]);
-    close(go[1]);
 }
 END_TEST
 
@@ -198,20 +206,7 @@ START_TEST(an_exclusive_wait_takes_the_lock)
     int free_fd = class_lock_as(out, 0, 1);    /* nobody holds it: at once */
     ck_assert_int_ge(free_fd, 0);
     close(free_fd);
-    int go[2];
-    ck_assert_int_eq(pipe(go), 0);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int fd = class_lock(out, 1);
-        char c = fd >= 0 ? 'y' : 'n';
-        ssize_t w = write(go[1], &c, 1);
-        (void)w;
-        usleep(400 * 1000);
-        _exit(0);
-    }
-    char c = 0;
-    ck_assert_int_eq(read(go[0], &c, 1), 1);
-    ck_assert_int_eq(c, 'y');
+    pid_t pid = hold_lock_a_while(out, 1);
     double t0 = now();
     int fd = class_lock_as(out, 0, 1);
     double waited = now() - t0;
@@ -225,8 +220,6 @@ START_TEST(an_exclusive_wait_takes_the_lock)
     ck_assert_str_eq(noted, want);
     free(noted);
     close(fd);
-    close(go[0]);
-    close(go[1]);
 }
 END_TEST
 
