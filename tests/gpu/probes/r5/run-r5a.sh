@@ -58,4 +58,8 @@ for v in coalesced-three-pass; do
     > "$R/l15-ncu-$v.csv" 2> "$R/l15-ncu-$v.err"
 done
 tail -20 "$R"/l15-ncu-*.csv "$R"/l15-ncu-*.err; pack
+echo "== lesson 0 reports for the lesson's sample $(date -u +%T)"
+COLUMNS=100 timeout 120 build/grader check lesson0 > "$R/l0-stub.txt" 2>&1
+COLUMNS=100 timeout 120 build/grader check lesson0 --solutions > "$R/l0-sol.txt" 2>&1
+cat "$R/l0-stub.txt"; pack
 echo "== done $(date -u +%T)"
