@@ -9,34 +9,41 @@
  * reports (cuMemGetAddressRange), the allocation granularity, and whether a
  * kernel may write the last byte of the rounded 2 MiB page, or of the next
  * 64 KiB / 4 KiB boundary, without an error. Each write probe runs in a
- * fresh process section (a faulting launch kills the context), so the
- * program forks per probe. */
+ * process of its own (a faulting launch kills the context). */
 #include <cuda.h>
 #include <cuda_runtime.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 __global__ void poke(unsigned char *p) { *p = 0x5a; }
 
+/* One write probe in a fresh process (a faulting launch poisons the
+ * context, and CUDA cannot be used in a forked child): `self poke BYTES
+ * OFFSET` allocates BYTES and writes the byte at OFFSET; its exit status is
+ * 0 when the write went through without an error. */
+static const char *self;
 static int probe_write(size_t bytes, size_t offset)
 {
-    pid_t pid = fork();
-    if (pid == 0) {
-        unsigned char *d;
-        if (cudaMalloc(&d, bytes) != cudaSuccess) _exit(3);
-        poke<<<1, 1>>>(d + offset);
-        _exit(cudaDeviceSynchronize() == cudaSuccess ? 0 : 1);
-    }
-    int st;
-    waitpid(pid, &st, 0);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s poke %zu %zu", self, bytes, offset);
+    int st = system(cmd);
     return WIFEXITED(st) ? WEXITSTATUS(st) : 9;
 }
 
-int main(void)
+static int poke_main(size_t bytes, size_t offset)
 {
+    unsigned char *d;
+    if (cudaMalloc(&d, bytes) != cudaSuccess) return 3;
+    poke<<<1, 1>>>(d + offset);
+    return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}
+
+int main(int argc, char **argv)
+{
+    self = argv[0];
+    if (argc == 4) return poke_main(strtoull(argv[2], 0, 10), strtoull(argv[3], 0, 10));
     const size_t sizes[] = { 4, 1000, 65536 + 12, 1 << 20, (2 << 20) + 4, 8000000, 100000012 };
     const size_t n = sizeof sizes / sizeof *sizes;
     cuInit(0);
