@@ -449,7 +449,8 @@ static void print_times(FILE *f, const result *r)
             r->time[V_SOLUTION].ms, r->time[V_STUDENT].reps);
 }
 
-/* Little's law in words (lesson 1): what the kernel kept in flight. */
+/* Little's law in words (lesson 1): what the kernel's bandwidth corresponds to
+ * in flight at the idle latency (a lower bound: latency grows under load). */
 static void print_in_flight(FILE *f, const graded *x)
 {
     double have, need;
@@ -457,11 +458,12 @@ static void print_in_flight(FILE *f, const graded *x)
         return;
     const result *r = &x->r;
     char line[512];
-    snprintf(line, sizeof line, "In flight: your kernel kept %.1f KB per SM in flight (%.0f "
-             "GB/s x %.0f ns latency / %d SMs); the copy bandwidth needs %.1f KB per SM, so "
-             "it kept %.0f%% of that (Little's law, lesson 1).", have / 1024,
-             r->time[V_STUDENT].gbps, r->latency_ns, r->sm_count, need / 1024,
-             100 * have / need);
+    snprintf(line, sizeof line, "In flight: at the idle memory latency, your kernel's "
+             "bandwidth corresponds to %.1f KB per SM in flight (%.0f GB/s x %.0f ns / %d "
+             "SMs); the copy bandwidth to %.1f KB per SM, so yours is %.0f%% of that "
+             "(Little's law, lesson 1). Under load the latency is longer, and the bytes "
+             "really in flight more.", have / 1024, r->time[V_STUDENT].gbps, r->latency_ns,
+             r->sm_count, need / 1024, 100 * have / need);
     print_wrapped_at(f, line, "   ", "     ", text_width(f));
 }
 

@@ -175,10 +175,14 @@ echo
 echo "Full reports: $OUT/racecheck-*.txt and $OUT/synccheck-*.txt"
 if [ "$raced" -gt 0 ]; then
     cat <<'EOF'
-A RACE or SYNC ERROR above is a finding to fix, Warning or Error alike. racecheck calls a
-hazard on shared memory filled by asynchronous copies (cp.async) a Warning:
-it is still a read that can see a slot before its copy has landed, or a
-store over data another thread may still be reading. The file and line are
+A RACE or SYNC ERROR above is a finding to fix, Warning or Error alike.
+racecheck gives a hazard between threads of one warp the Warning level (the
+Compute Sanitizer manual, "Racecheck Severity Levels": hazards that code
+written for a warp moving in step may create on purpose) and one between
+warps the Error level. In an asynchronous ring each thread reads the slot
+its own copy (cp.async) writes, so a missing wait is a Warning; it is still
+a read that can see a slot before its copy has landed, or a store over data
+another thread may still be reading. The file and line are
 where it happens; the lesson of the exercise says which barrier or wait
 orders them (__syncthreads() between filling a tile and reading it, and
 again before refilling it; one __pipeline_commit() per iteration and

@@ -210,9 +210,10 @@ START_TEST(in_flight_figures)
     ck_assert_msg(strstr(s, "memory latency 600 ns"), "%s", s);
     ck_assert_msg(strstr(s, "flight/SM"), "%s", s);
     ck_assert_msg(strstr(s, "5.9/14.6 KB"), "%s", s);
-    ck_assert_msg(strstr(s, "kept 5.9 KB per SM in flight (1320 GB/s x 600 ns"), "%s", s);
-    ck_assert_msg(strstr(s, "/ 132 SMs); the copy bandwidth needs 14.6 KB per SM"), "%s", s);
-    ck_assert_msg(strstr(s, "40% of that (Little's law, lesson 1)."), "%s", s);
+    ck_assert_msg(strstr(s, "to 5.9 KB per SM in flight (1320 GB/s x 600 ns / 132 SMs)"), "%s", s);
+    ck_assert_msg(strstr(s, "bandwidth to 14.6 KB per SM, so yours is"), "%s", s);
+    ck_assert_msg(strstr(s, "Under load the latency is longer"), "%s", s);
+    ck_assert_msg(strstr(s, "so yours is 40% of that (Little's law,"), "%s", s);
     free(s);
 
     s = json_text(&g, 1);

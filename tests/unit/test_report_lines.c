@@ -1038,9 +1038,11 @@ START_TEST(explain_in_flight)
         "ok lesson3/matmul: Tiled matrix multiply\n"
         "   Correct.\n"
         "   Times: baseline 2.000 ms, yours 1.000 ms, reference 0.500 ms (medians of 40 rounds).\n"
-        "   In flight: your kernel kept 5.9 KB per SM in flight (1320 GB/s x 600 ns\n"
-        "     latency / 132 SMs); the copy bandwidth needs 14.6 KB per SM, so it kept\n"
-        "     40% of that (Little's law, lesson 1).\n"
+        "   In flight: at the idle memory latency, your kernel's bandwidth corresponds\n"
+        "     to 5.9 KB per SM in flight (1320 GB/s x 600 ns / 132 SMs); the copy\n"
+        "     bandwidth to 14.6 KB per SM, so yours is 40% of that (Little's law,\n"
+        "     lesson 1). Under load the latency is longer, and the bytes really in\n"
+        "     flight more.\n"
         "\n");
 }
 END_TEST
