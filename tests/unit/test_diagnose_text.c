@@ -492,15 +492,19 @@ START_TEST(what_the_report_says)
     ck_assert_str_eq(diagnose_name(DIAG_L2_PREFETCH_IN_STEP), "l2_prefetch_in_current_step");
     ck_assert_ptr_null(diagnose_name(0));
     ck_assert_ptr_null(diagnose_name(DIAG_COPY_OF_LOAD | DIAG_MBARRIER_WAIT));
-    ck_assert_ptr_null(diagnose_name(1u << 4));
+    ck_assert_str_eq(diagnose_name(DIAG_L2_PREFETCH_BEFORE_WAIT), "l2_prefetch_before_wait");
+    ck_assert_ptr_null(diagnose_name(1u << 5));
 
-    const char *out[4] = {NULL};
+    const char *out[5] = {NULL};
     unsigned all = DIAG_COPY_OF_LOAD | DIAG_WAIT_DEPTH_SWITCH | DIAG_MBARRIER_WAIT |
-                   DIAG_L2_PREFETCH_IN_STEP;
-    ck_assert_int_eq(diagnose_hints(all, out, 4), 3);
+                   DIAG_L2_PREFETCH_IN_STEP | DIAG_L2_PREFETCH_BEFORE_WAIT;
+    ck_assert_int_eq(diagnose_hints(all, out, 5), 4);
     ck_assert_ptr_nonnull(strstr(out[0], "a register copied from a pending load"));
     ck_assert_ptr_nonnull(strstr(out[1], "a wait depth chosen at run time"));
     ck_assert_ptr_nonnull(strstr(out[2], "an L2 prefetch that lands in the current iteration"));
+    ck_assert_ptr_nonnull(strstr(out[3], "an L2 prefetch before the iteration's wait"));
+    ck_assert_int_eq(diagnose_hints(DIAG_L2_PREFETCH_BEFORE_WAIT, out, 4), 1);
+    ck_assert_ptr_nonnull(strstr(out[0], "after the iteration's copy and its commit"));
     ck_assert_int_eq(diagnose_hints(all, out, 2), 2);
     ck_assert_int_eq(diagnose_hints(all, out, 0), 0);
     ck_assert_int_eq(diagnose_hints(DIAG_MBARRIER_WAIT, out, 4), 0);
@@ -516,6 +520,65 @@ START_TEST(what_the_report_says)
     ck_assert_ptr_nonnull(strstr(diagnose_hang(0), "exit condition"));
     ck_assert_ptr_nonnull(strstr(diagnose_hang_try(DIAG_MBARRIER_WAIT), "lesson%d"));
     ck_assert_ptr_null(diagnose_hang_try(DIAG_L2_PREFETCH_IN_STEP | DIAG_COPY_OF_LOAD));
+}
+END_TEST
+
+/* ---- an L2 prefetch before the iteration's wait (lesson 11b) ------------ */
+
+/* A ring loop of lesson 11b as NVVM writes it, its statements in the order
+ * given: P the prefetch, W the wait, C the copy, M the commit, X the work. */
+static const char *ring11b(const char *order)
+{
+    static char rb[1 << 13];
+    size_t n = (size_t)snprintf(rb, sizeof rb, ".visible .entry short_ring()\n{\n"
+                                "\tcp.async.ca.shared.global [%%r15], [%%rd12], 8, 8;\n"
+                                "\tcp.async.commit_group;\n"
+                                "\tprefetch.global.L2 [%%rd30];\n$L__BB0_2:\n");
+    for (const char *o = order; *o; o++) {
+        const char *st = *o == 'P' ? "\t@%p4 bra $L__BB0_4;\n\tprefetch.global.L2 [%rd35];\n"
+                                     "$L__BB0_4:\n"
+                       : *o == 'W' ? "\tcp.async.wait_group 1;\n"
+                       : *o == 'C' ? "\tcp.async.ca.shared.global [%r8], [%rd34], 8, 8;\n"
+                       : *o == 'M' ? "\tcp.async.commit_group;\n"
+                       : *o == 'A' ? "\tcp.async.wait_all;\n"
+                       : *o == 'L' ? "\tprefetch.global.L1 [%rd35];\n"
+                                   : "\tfma.rn.f64 %fd1, %fd2, %fd3, %fd1;\n";
+        n += (size_t)snprintf(rb + n, sizeof rb - n, "%s", st);
+    }
+    snprintf(rb + n, sizeof rb - n, "\t@%%p9 bra $L__BB0_2;\n\tcp.async.wait_group 0;\n"
+             "\tprefetch.global.L2 [%%rd36];\n\tret;\n}\n");
+    return rb;
+}
+
+START_TEST(prefetch_before_the_wait)
+{
+    static const struct {
+        const char *order;
+        unsigned want;
+    } cases[] = {
+        {"PWCMX", DIAG_L2_PREFETCH_BEFORE_WAIT},    /* the learner's top of the loop */
+        {"XPWCMX", DIAG_L2_PREFETCH_BEFORE_WAIT},   /* work, then prefetch, then wait */
+        {"PWCMPX", DIAG_L2_PREFETCH_BEFORE_WAIT},   /* one before, one after */
+        {"CMXPW", DIAG_L2_PREFETCH_BEFORE_WAIT},    /* the wait at the bottom, after it */
+        {"WCMPX", 0},                               /* the reference */
+        {"WPCMX", 0},                               /* after the wait, before the copy */
+        {"WXCMP", 0},
+        {"PCMX", 0},                                /* no wait in the loop */
+        {"PACMX", 0},                               /* wait_all is not a group wait */
+        {"LWCMX", 0},                               /* an L1 prefetch */
+        {"WCMX", 0},                                /* no prefetch in the loop */
+        {"", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        ck_assert_msg(diags(ring11b(cases[k].order)) == cases[k].want, "%s: %u",
+                      cases[k].order, diags(ring11b(cases[k].order)));
+    /* In a comment, the prefetch is no statement. */
+    snprintf(buf, sizeof buf, "%s", ring11b("WCMX"));
+    char *w = strstr(buf, "\tcp.async.wait_group 1;");
+    char tail[4096];
+    snprintf(tail, sizeof tail, "%s", w);
+    snprintf(w, sizeof buf - (size_t)(w - buf), "\t// prefetch.global.L2 [%%rd1];\n%s", tail);
+    ck_assert_uint_eq(diags(buf), 0);
 }
 END_TEST
 
@@ -562,6 +625,7 @@ Suite *diagnose_text_suite(void)
     tcase_add_test(tc, step_through_an_index);
     tcase_add_test(tc, limits_of_the_forms);
     tcase_add_test(tc, mbarrier_waits);
+    tcase_add_test(tc, prefetch_before_the_wait);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("report");
