@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "compile_jobs.h"
+#include "diagnose.h"
 #include "instance.h"
 #include "mechanism.h"
 #include "nogpu.h"
@@ -86,6 +87,8 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
         resources *res = &r->res[V_STUDENT];
         *res = c.res;
         res->smem_dynamic = (int)I.dyn_smem;
+        /* What the PTX shows needs no GPU: the same diagnoses as a graded run. */
+        r->diags = diagnose_exercise(ex, c.ptx);
         if (fill_occupancy(&I, &dev, res, r) == 0) {
             evaluate_checks(ex, &c, res, knobs, r->checks);
             /* The data-path half of a check is a run (knockout.h). */

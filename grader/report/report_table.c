@@ -465,6 +465,16 @@ static void print_in_flight(FILE *f, const graded *x)
     print_wrapped_at(f, line, "   ", "     ", text_width(f));
 }
 
+/* The patterns recognised in the compiled kernel (diagnose.h), each naming
+ * a cause: before a slow kernel's hint, and without a GPU, where the PTX is
+ * all there is to go on, for a CHECKED kernel too. */
+static void print_diagnoses(FILE *f, unsigned diags)
+{
+    const char *diag[8];
+    for (int k = 0, nd = diagnose_hints(diags, diag, 8); k < nd; k++)
+        print_wrapped(f, diag[k], "   ");
+}
+
 void print_explanations(FILE *f, const graded *g, int n, int color, const char *root)
 {
     for (int i = 0; i < n; i++) {
@@ -496,11 +506,10 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             snprintf(line, sizeof line, t, ex->lesson);
             print_wrapped(f, line, "   ");
         }
+        if (r->outcome == OUT_CHECKED && !ex->demo)
+            print_diagnoses(f, r->diags);
         if ((r->outcome == OUT_SLOW || r->outcome == OUT_MECHANISM) && !ex->demo) {
-            /* A pattern recognised in the compiled kernel first: it names the cause. */
-            const char *diag[4];
-            for (int k = 0, nd = diagnose_hints(r->diags, diag, 4); k < nd; k++)
-                print_wrapped(f, diag[k], "   ");
+            print_diagnoses(f, r->diags);
             char path[1024];
             snprintf(path, sizeof path, "%s/lessons/hints/lesson%d-%s.txt", root, ex->lesson,
                      ex->name);

@@ -5,6 +5,7 @@
  * tests/unit/fixtures/nogpu/ (its README says what each one is), the stubs
  * (exercises/) and the solutions (solutions/). */
 #include <string.h>
+#include "diagnose.h"
 #include "knobs.h"
 #include "nogpu.h"
 #include "suites.h"
@@ -159,6 +160,36 @@ START_TEST(solutions_checked_stubs_compile)
 }
 END_TEST
 
+/* What the PTX shows is said without a GPU too (issue 26): each pattern of
+ * diagnose.h on the tests/gpu/ kernel that has it, on a CHECKED file, and
+ * none on the solutions. */
+static const struct diag_case {
+    int lesson;
+    const char *name, *dir;
+    unsigned want;
+} diag_cases[] = {
+    {7, "rolling_regs", "tests/gpu/faulty/shift_register", DIAG_COPY_OF_LOAD},
+    {9, "rolling_async", "tests/gpu/faulty/consumer_wait", DIAG_WAIT_DEPTH_SWITCH},
+    {11, "l2_prefetch", "tests/gpu/faulty/l2dist_elements", DIAG_L2_PREFETCH_IN_STEP},
+    {11, "short_ring", "tests/gpu/faulty/prefetch_before_wait", DIAG_L2_PREFETCH_BEFORE_WAIT},
+    {7, "rolling_regs", "solutions", 0},
+    {11, "l2_prefetch", "solutions", 0},
+    {11, "short_ring", "solutions", 0},
+};
+
+START_TEST(diagnoses_without_gpu)
+{
+    const struct diag_case *c = &diag_cases[_i];
+    verdict_case v = {.lesson = c->lesson, .name = c->name, .dir = c->dir};
+    static result r;
+    check_case(&v, &r);
+    ck_assert_msg(r.outcome == OUT_CHECKED, "lesson%d/%s from %s: %s: %s", c->lesson, c->name,
+                  c->dir, outcome_word(r.outcome), r.message);
+    ck_assert_msg(r.diags == c->want, "lesson%d/%s from %s: diagnoses %u, expected %u",
+                  c->lesson, c->name, c->dir, r.diags, c->want);
+}
+END_TEST
+
 Suite *nogpu_suite(void)
 {
     const exercise *all[MAX_REGISTERED];
@@ -167,6 +198,8 @@ Suite *nogpu_suite(void)
     TCase *tc = tcase_create("verdicts");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, verdicts_without_gpu, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_loop_test(tc, diagnoses_without_gpu, 0,
+                        (int)(sizeof diag_cases / sizeof *diag_cases));
     suite_add_tcase(s, tc);
     tc = tcase_create("course_files");
     tcase_set_timeout(tc, 60);
