@@ -11,6 +11,7 @@
 #include "diagnose.h"
 #include "fileio.h"
 #include "knobs.h"
+#include "nogpu_words.h"
 #include "report.h"
 #include "stats.h"
 
@@ -147,13 +148,11 @@ void print_run_header(FILE *f, const graded *g, int n, const char *mode)
 void print_no_gpu_header(FILE *f, const char *why, const char *mode)
 {
     char line[1024];
-    snprintf(line, sizeof line, "No GPU, so nothing was run or timed. Checked %s without "
-             "one: each file compiled for the course's calibration GPU (an H100, sm_90), its "
-             "registers, local and shared memory read from the compiler, its occupancy "
-             "worked out for an H100, and every mechanism check of its exercise.", mode);
+    snprintf(line, sizeof line, NOGPU_HEADER_FMT, mode);
     print_wrapped(f, line, "");
     if (why && *why)
         print_wrapped(f, why, "  ");
+    print_wrapped(f, NOGPU_CANNOT_TELL, "");
     fprintf(f, "\n");
 }
 
@@ -593,10 +592,7 @@ void print_summary(FILE *f, const graded *g, int n, int color)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");
     if (no_gpu && checked)
-        print_wrapped(f, "CHECKED: compiles, and every mechanism check holds. Whether the "
-                      "kernels are right and fast was not judged: that needs an NVIDIA GPU "
-                      "(run the same make check on a machine with one).", "");
+        print_wrapped(f, NOGPU_SUMMARY_CHECKED, "");
     else if (no_gpu)
-        print_wrapped(f, "Whether the kernels are right and fast was not judged: that needs "
-                      "an NVIDIA GPU.", "");
+        print_wrapped(f, NOGPU_SUMMARY, "");
 }

@@ -606,6 +606,12 @@ START_TEST(header_without_gpu)
         "an H100, and every mechanism check of its exercise.\n"
         "  CUDA driver: no CUDA-capable device is detected (cudaGetDeviceCount\n"
         "  returned 100).\n"
+        "What this cannot tell: whether a kernel is right (no value was computed) or\n"
+        "fast (nothing was timed). CHECKED is not a pass, and an untouched stub may\n"
+        "read CHECKED: where a stub already has the instructions its exercise checks\n"
+        "for (lesson 0's saxpy, lesson 2's mapping, ...), only a run shows what is\n"
+        "left to do. Steps that say \"run it\" (lesson 0: run it once, read what it says\n"
+        "about values left unwritten) need an NVIDIA GPU.\n"
         "\n");
     free(s);
     s = no_gpu_header(NULL, "50");
@@ -616,6 +622,15 @@ START_TEST(header_without_gpu)
         "registers, local and shared memory read from the\n"
         "compiler, its occupancy worked out for an H100,\n"
         "and every mechanism check of its exercise.\n"
+        "What this cannot tell: whether a kernel is right\n"
+        "(no value was computed) or fast (nothing was\n"
+        "timed). CHECKED is not a pass, and an untouched\n"
+        "stub may read CHECKED: where a stub already has\n"
+        "the instructions its exercise checks for (lesson\n"
+        "0's saxpy, lesson 2's mapping, ...), only a run\n"
+        "shows what is left to do. Steps that say \"run\n"
+        "it\" (lesson 0: run it once, read what it says\n"
+        "about values left unwritten) need an NVIDIA GPU.\n"
         "\n");
     free(s);
     s = no_gpu_header("", NULL);
@@ -624,6 +639,12 @@ START_TEST(header_without_gpu)
         "compiled for the course's calibration GPU (an H100, sm_90), its registers,\n"
         "local and shared memory read from the compiler, its occupancy worked out for\n"
         "an H100, and every mechanism check of its exercise.\n"
+        "What this cannot tell: whether a kernel is right (no value was computed) or\n"
+        "fast (nothing was timed). CHECKED is not a pass, and an untouched stub may\n"
+        "read CHECKED: where a stub already has the instructions its exercise checks\n"
+        "for (lesson 0's saxpy, lesson 2's mapping, ...), only a run shows what is\n"
+        "left to do. Steps that say \"run it\" (lesson 0: run it once, read what it says\n"
+        "about values left unwritten) need an NVIDIA GPU.\n"
         "\n");
     free(s);
 }
