@@ -111,7 +111,8 @@ enum check_kind {
     CHECK_MAX_LOCAL_BYTES,  /* stack frame + spills <= value */
     CHECK_SMEM_BYTES,       /* static + dynamic shared memory == expect(knobs) */
     CHECK_MAX_REGS,         /* registers per thread <= value */
-    CHECK_MIN_OCCUPANCY     /* theoretical occupancy (percent) >= value; needs a GPU */
+    CHECK_MIN_OCCUPANCY,    /* theoretical occupancy (percent) >= value; needs a GPU */
+    CHECK_MIN_LOAD_BYTES    /* the PTX's widest global load brings >= value bytes per thread */
 };
 
 /* How a check is shown to be on the data path, on a GPU (knockout.h): a

@@ -67,6 +67,7 @@ static const char *check_kind_name(enum check_kind k)
     case CHECK_SMEM_BYTES: return "smem_bytes";
     case CHECK_MAX_REGS: return "max_registers";
     case CHECK_MIN_OCCUPANCY: return "min_occupancy";
+    case CHECK_MIN_LOAD_BYTES: return "min_load_bytes";
     case CHECK_NONE: break;
     }
     return "none";

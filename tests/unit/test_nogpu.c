@@ -71,6 +71,14 @@ static const verdict_case cases[] = {
     {3, "matmul", FIX "resources", "TILE=32", OUT_RESOURCES, "1024 threads x", -1,
      CS_NOT_EVALUATED},
     {3, "matmul", FIX "missing", NULL, OUT_MISSING, "cannot read", -1, CS_NOT_EVALUATED},
+    /* lesson 4: float2 loads bring 8 bytes per thread; the check says 8 and 16 */
+    {4, "vector_loads", FIX "wrong_mechanism", NULL, OUT_MECHANISM,
+     "the widest global load in the PTX (ld.global.v2.f32) brings 8 bytes per thread; this "
+     "exercise asks for 16 in one instruction", 0, CS_FAILS},
+    {4, "vector_loads", "exercises", NULL, OUT_MECHANISM, "(ld.global.f32) brings 4 bytes per "
+     "thread", 0, CS_FAILS},
+    {4, "vector_loads", "solutions", NULL, OUT_CHECKED, "(ld.global.v4.f32) brings 16 bytes "
+     "per thread; this exercise asks for at least 16", 0, CS_HOLDS},
     /* lesson 7: the ring in registers, not local memory */
     {7, "rolling_regs", "exercises", NULL, OUT_MECHANISM, "bytes of local memory per thread",
      0, CS_FAILS},
