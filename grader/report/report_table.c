@@ -250,8 +250,37 @@ void report_row_cells(const graded *x, cell c[N_COLS])
         snprintf(c[C_REGS], sizeof c[C_REGS], "%d", s->regs);
         human_bytes(c[C_SMEM], sizeof c[C_SMEM], s->smem_static + s->smem_dynamic);
         human_bytes(c[C_LOCAL], sizeof c[C_LOCAL], s->stack_bytes + s->spill_stores);
-        if (s->occupancy_pct >= 0)
-            snprintf(c[C_OCC], sizeof c[C_OCC], "%d%%", s->occupancy_pct);
+        if (s->launch_blocks_per_sm > 0 && s->launch_occupancy_pct >= 0)
+            snprintf(c[C_OCC], sizeof c[C_OCC], "%d%%", s->launch_occupancy_pct);
+    }
+}
+
+/* What the occ column means, when it could be misread: below the table,
+ * for rows whose launch fills fewer warp slots than the resources allow
+ * (one block per SM, lessons 1 and 5), which figure the column shows and
+ * the other one. */
+static void print_occ_legend(FILE *f, const graded *g, int n)
+{
+    char line[1024];
+    int at = snprintf(line, sizeof line, "occ: the occupancy of the launch the grader makes "
+                      "(its blocks spread over the SMs, at most as many per SM as the "
+                      "resources allow), not the most the resources allow:");
+    int any = 0;
+    for (int i = 0; i < n && at < (int)sizeof line; i++) {
+        const resources *s = &g[i].r.res[V_STUDENT];
+        if (!s->known || s->launch_blocks_per_sm <= 0 ||
+            s->launch_occupancy_pct >= s->occupancy_pct)
+            continue;
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s lesson%d/%s launches %d "
+                       "block%s per SM (%d%%); its resources allow %d (%d%%)", any ? ";" : "",
+                       g[i].ex->lesson, g[i].ex->name, s->launch_blocks_per_sm,
+                       s->launch_blocks_per_sm > 1 ? "s" : "", s->launch_occupancy_pct,
+                       s->blocks_per_sm, s->occupancy_pct);
+        any = 1;
+    }
+    if (any && at < (int)sizeof line) {
+        snprintf(line + at, sizeof line - (size_t)at, ".");
+        print_wrapped(f, line, "");
     }
 }
 
@@ -319,6 +348,8 @@ void print_table(FILE *f, const graded *g, int n, int color)
             fprintf(f, "%s  knobs: %.*s%s\n", color ? DIM : "", report_width(f) - 9, knobs,
                     color ? RESET : "");
     }
+    if (shown[C_OCC])
+        print_occ_legend(f, g, n);
     fprintf(f, "\n");
     free(cells);
 }

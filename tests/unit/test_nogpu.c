@@ -204,6 +204,35 @@ START_TEST(diagnoses_without_gpu)
 }
 END_TEST
 
+/* The occ column without a GPU is the occupancy of the launch a GPU would
+ * time (its grid at the timing size), not what the resources allow. */
+static const struct occ_case {
+    int lesson;
+    const char *name, *dir;
+    int launch_pct, launch_blocks, allowed_pct;
+} occ_cases[] = {
+    {5, "batched_regs", "solutions", 6, 1, 100},     /* one block per SM */
+    {4, "vector_loads", "solutions", 12, 1, 100},
+    {10, "padded", "solutions", 25, 4, 100},         /* BLOCKS_PER_SM=4 */
+    {1, "shared_hog", "exercises", 25, 4, 25},       /* a big grid: the 48 KB tile binds */
+    {0, "saxpy", "exercises", 100, 8, 100},
+};
+
+START_TEST(launch_occupancy_without_gpu)
+{
+    const struct occ_case *c = &occ_cases[_i];
+    verdict_case v = {.lesson = c->lesson, .name = c->name, .dir = c->dir};
+    static result r;
+    check_case(&v, &r);
+    const resources *s = &r.res[V_STUDENT];
+    ck_assert_msg(s->launch_occupancy_pct == c->launch_pct &&
+                  s->launch_blocks_per_sm == c->launch_blocks &&
+                  s->occupancy_pct == c->allowed_pct, "lesson%d/%s: launch %d%% (%d per SM), "
+                  "resources %d%%", c->lesson, c->name, s->launch_occupancy_pct,
+                  s->launch_blocks_per_sm, s->occupancy_pct);
+}
+END_TEST
+
 Suite *nogpu_suite(void)
 {
     const exercise *all[MAX_REGISTERED];
@@ -214,6 +243,8 @@ Suite *nogpu_suite(void)
     tcase_add_loop_test(tc, verdicts_without_gpu, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_loop_test(tc, diagnoses_without_gpu, 0,
                         (int)(sizeof diag_cases / sizeof *diag_cases));
+    tcase_add_loop_test(tc, launch_occupancy_without_gpu, 0,
+                        (int)(sizeof occ_cases / sizeof *occ_cases));
     suite_add_tcase(s, tc);
     tc = tcase_create("course_files");
     tcase_set_timeout(tc, 60);
