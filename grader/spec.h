@@ -158,6 +158,14 @@ typedef struct exercise {
                                   expected to fail, never counts toward the lesson's verdict */
 
     knob knobs[MAX_KNOBS];     /* ends at the first with name == NULL */
+    /* Optional: the bytes of __shared__ arrays one block of this exercise's
+     * kernels declares at `knobs`, and how they are made up, in words; a
+     * combination of knobs that puts it over 48 KB (the most a block's
+     * static shared memory may hold) is refused before anything is graded
+     * (core/knobs.h). Without it, an exercise's CHECK_SMEM_BYTES check's
+     * expected size is used. */
+    long (*knob_smem)(const int *knobs);
+    const char *knob_smem_what;
 
     size_t check_sizes[MAX_SIZES]; /* correctness sizes; ends at the first 0 */
     size_t time_size;              /* size for timing: data several times the L2 */
