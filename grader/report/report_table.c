@@ -341,6 +341,10 @@ void print_table(FILE *f, const graded *g, int n, int color)
             first = 0;
         }
         fprintf(f, "\n");
+        /* A demo's MECHANISM or SLOW is the point: say so where the row is read. */
+        if (g[i].ex->demo)
+            fprintf(f, "%s  demo: fails on purpose to show the lesson; not your file, not "
+                    "counted%s\n", color ? DIM : "", color ? RESET : "");
         /* The knob values this row was graded with. */
         char knobs[256];
         knob_text(g[i].ex, g[i].r.knobs, knobs, sizeof knobs);
@@ -510,14 +514,22 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
     for (int i = 0; i < n; i++) {
         const exercise *ex = g[i].ex;
         const result *r = &g[i].r;
-        const char *mark = outcome_is_pass(r->outcome) ? "ok"
+        const char *mark = ex->demo ? "::" : outcome_is_pass(r->outcome) ? "ok"
                          : r->outcome == OUT_CHECKED ? ".." : "--";
         char head[512];
         snprintf(head, sizeof head, "%s lesson%d/%s%s: %s", mark, ex->lesson, ex->name,
-                 ex->demo ? " (demo)" : "", ex->title);
-        fprintf(f, "%s", color ? outcome_color(r->outcome) : "");
+                 ex->demo ? " (demo, fails on purpose)" : "", ex->title);
+        fprintf(f, "%s", color && !ex->demo ? outcome_color(r->outcome) : "");
         print_wrapped_at(f, head, "", "   ", report_width(f) - 1);
-        fprintf(f, "%s", color ? RESET : "");
+        fprintf(f, "%s", color && !ex->demo ? RESET : "");
+        if (ex->demo) {
+            char line[512];
+            snprintf(line, sizeof line, "A demonstration, not your file: grader/demos/%s is "
+                     "graded to show what the lesson explains, and fails on purpose. Nothing "
+                     "to fix here; what \"your kernel\" says below is about the demo.",
+                     ex->file);
+            print_wrapped(f, line, "   ");
+        }
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");

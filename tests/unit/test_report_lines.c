@@ -737,6 +737,23 @@ static graded one(const exercise *ex, enum outcome o, const char *message)
     return g;
 }
 
+/* A demo's row says it fails on purpose and is not the student's (issue
+ * 26: lesson 7's demo row read like the student's failure). */
+START_TEST(table_labels_a_demo)
+{
+    exercise demo = ex_none;
+    demo.demo = 1;
+    graded g[2] = {one(&demo, OUT_MECHANISM, "Shown."), one(&ex_none, OUT_MECHANISM, "No.")};
+    expect_printed("table-demo", g, 2, P_TABLE, 0, NULL,
+        "exercise            result    regs smem local occ\n"
+        "lesson4/free (demo) MECHANISM    -    -     -   -\n"
+        "  demo: fails on purpose to show the lesson; not your file, not counted\n"
+        "lesson4/free        MECHANISM    -    -     -   -\n"
+        "\n");
+}
+END_TEST
+
+
 /* A wrong kernel: the message wrapped at 78 columns, the mismatches as
  * they were listed, what to try with the lesson's number, where it is
  * explained. No times, no checks, no hint. */
@@ -798,7 +815,10 @@ START_TEST(explain_crash_and_hang)
         "   TIMEOUT=<seconds> changes the time limit.\n"
         "   Explained in lessons/lesson2-coalescing.md.\n"
         "\n"
-        "-- lesson3/matmul (demo): Tiled matrix multiply\n"
+        ":: lesson3/matmul (demo, fails on purpose): Tiled matrix multiply\n"
+        "   A demonstration, not your file: grader/demos/lesson3/matmul.cu is graded\n"
+        "   to show what the lesson explains, and fails on purpose. Nothing to fix\n"
+        "   here; what \"your kernel\" says below is about the demo.\n"
         "   (no message)\n"
         "   Explained in lessons/lesson3-shared-memory.md, section 2.\n"
         "\n");
@@ -1502,6 +1522,7 @@ Suite *report_lines_suite(void)
     tcase_add_test(tc, table_colours);
     tcase_add_test(tc, table_of_nothing);
     tcase_add_test(tc, table_row_has_its_cells_only);
+    tcase_add_test(tc, table_labels_a_demo);
     tcase_add_test(tc, table_without_memory);
     tcase_add_test(tc, paragraph_never_starts_empty);
     tcase_add_test(tc, bytes_in_words);
