@@ -168,6 +168,8 @@ typedef struct exercise {
     const char *knob_smem_what;
 
     size_t check_sizes[MAX_SIZES]; /* correctness sizes; ends at the first 0 */
+    const char *size_means;        /* what a size is, "n, the length of x": the report and
+                                      the stub's "Graded sizes" line say it */
     size_t time_size;              /* size for timing: data several times the L2 */
     void (*build)(instance *I, size_t size, const int *knobs, const device_facts *dev);
     double rtol, atol;             /* |got - want| <= atol + rtol * |want| */

@@ -284,6 +284,26 @@ static void print_occ_legend(FILE *f, const graded *g, int n)
     }
 }
 
+/* The sizes the exercise is graded on, as its spec lists them: "sizes:
+ * 1, 1000, 4097 checked; 33554432 timed (n, the length of x)". Nothing
+ * for an exercise whose spec does not say what a size is. */
+static void print_sizes(FILE *f, const exercise *ex, int color)
+{
+    if (!ex->size_means || !ex->check_sizes[0])
+        return;
+    char line[512];
+    int at = snprintf(line, sizeof line, "sizes:");
+    for (int k = 0; k < MAX_SIZES && ex->check_sizes[k] && at < (int)sizeof line; k++)
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s %zu", k ? "," : "",
+                       ex->check_sizes[k]);
+    if (at < (int)sizeof line)
+        snprintf(line + at, sizeof line - (size_t)at, " checked; %zu timed (%s)", ex->time_size,
+                 ex->size_means);
+    fprintf(f, "%s", color ? DIM : "");
+    print_wrapped_at(f, line, "  ", "    ", report_width(f) - 1);
+    fprintf(f, "%s", color ? RESET : "");
+}
+
 /* Which columns fit in `width`, given each one's width. */
 static void choose_columns(const int *w, int any_timed, int width, int shown[N_COLS])
 {
@@ -351,6 +371,7 @@ void print_table(FILE *f, const graded *g, int n, int color)
         if (knobs[0])
             fprintf(f, "%s  knobs: %.*s%s\n", color ? DIM : "", report_width(f) - 9, knobs,
                     color ? RESET : "");
+        print_sizes(f, g[i].ex, color);
     }
     if (shown[C_OCC])
         print_occ_legend(f, g, n);

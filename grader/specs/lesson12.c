@@ -66,6 +66,7 @@ static const exercise bulk_ring = {
     .knob_smem_what = "STAGES * STAGE_ITERS * BLOCKDIMX * 8 bytes of ring, and 8 bytes of "
                       "barrier per stage",
     .check_sizes = PM_RING_CHECK_SIZES,
+    .size_means = "doubles asked for, in whole rounds per block",
     .time_size = PM_TIME_SIZE,
     .build = build_bulk_ring,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

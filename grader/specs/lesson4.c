@@ -79,6 +79,7 @@ static const exercise ex_unroll = {
           .what = "loads each thread issues before using the first (1..32)" },
     },
     .check_sizes = SUM_SIZES,
+    .size_means = "n, the length of x",
     .time_size = SUM_TIME,
     .build = build_sums,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -109,6 +110,7 @@ static const exercise ex_vector_loads = {
     .kernel = "block_sums",
     .explained_in = "lessons/lesson4-unrolling.md, section \"Wider loads\"",
     .check_sizes = SUM_SIZES,
+    .size_means = "n, the length of x",
     .time_size = SUM_TIME,
     .build = build_sums,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

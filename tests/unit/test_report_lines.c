@@ -737,6 +737,25 @@ static graded one(const exercise *ex, enum outcome o, const char *message)
     return g;
 }
 
+/* Each row says the sizes its exercise is graded on, as the spec lists
+ * them and what a size is (issue 26); wrapped under the row when long. */
+START_TEST(table_names_the_sizes)
+{
+    exercise sized = ex_none;
+    sized.size_means = "n, the length of x";
+    sized.check_sizes[0] = 1, sized.check_sizes[1] = 1000, sized.check_sizes[2] = 4097;
+    sized.time_size = 33554432;
+    graded g[2] = {one(&sized, OUT_CHECKED, "Compiles."), one(&ex_none, OUT_CHECKED, "Yes.")};
+    expect_printed("table-sizes", g, 2, P_TABLE, 0, "60",
+        "exercise     result  regs smem local occ\n"
+        "lesson4/free CHECKED    -    -     -   -\n"
+        "  sizes: 1, 1000, 4097 checked; 33554432 timed (n, the\n"
+        "    length of x)\n"
+        "lesson4/free CHECKED    -    -     -   -\n"
+        "\n");
+}
+END_TEST
+
 /* A demo's row says it fails on purpose and is not the student's (issue
  * 26: lesson 7's demo row read like the student's failure). */
 START_TEST(table_labels_a_demo)
@@ -1523,6 +1542,7 @@ Suite *report_lines_suite(void)
     tcase_add_test(tc, table_of_nothing);
     tcase_add_test(tc, table_row_has_its_cells_only);
     tcase_add_test(tc, table_labels_a_demo);
+    tcase_add_test(tc, table_names_the_sizes);
     tcase_add_test(tc, table_without_memory);
     tcase_add_test(tc, paragraph_never_starts_empty);
     tcase_add_test(tc, bytes_in_words);
