@@ -27,7 +27,13 @@
  *                         ahead of the wait of the same iteration, where
  *                         after the iteration's copy and commit was meant
  *                         (lesson 11b; measured 1.39x against 1.65x on an
- *                         H200, grader/calibration/h200-2026-11-29).
+ *                         H200, grader/calibration/h200-2026-11-29);
+ *   DIAG_THREAD_MAJOR_RING  a loop reads shared memory at addresses an even
+ *                         number of elements apart from thread to thread
+ *                         (threadIdx.x's coefficient in the address): a
+ *                         thread-major ring whose reads conflict on the
+ *                         banks (lessons 10 and 11; lessons 8, 9 and 12's
+ *                         stub keep theirs thread-major on purpose).
  * What is shown: diagnose_hints for a correct but slow (or mechanism-
  * failing) kernel, before the exercise's own hint; diagnose_hang for a
  * launch that does not finish. */
@@ -43,6 +49,7 @@ enum diag {
     DIAG_MBARRIER_WAIT = 1u << 2,
     DIAG_L2_PREFETCH_IN_STEP = 1u << 3,
     DIAG_L2_PREFETCH_BEFORE_WAIT = 1u << 4,
+    DIAG_THREAD_MAJOR_RING = 1u << 5,
 };
 
 /* The patterns (enum diag bits) in `ptx`; 0 for none or no PTX. */

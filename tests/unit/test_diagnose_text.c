@@ -493,12 +493,15 @@ START_TEST(what_the_report_says)
     ck_assert_ptr_null(diagnose_name(0));
     ck_assert_ptr_null(diagnose_name(DIAG_COPY_OF_LOAD | DIAG_MBARRIER_WAIT));
     ck_assert_str_eq(diagnose_name(DIAG_L2_PREFETCH_BEFORE_WAIT), "l2_prefetch_before_wait");
-    ck_assert_ptr_null(diagnose_name(1u << 5));
+    ck_assert_str_eq(diagnose_name(DIAG_THREAD_MAJOR_RING), "thread_major_ring");
+    ck_assert_ptr_null(diagnose_name(1u << 6));
 
-    const char *out[5] = {NULL};
+    const char *out[6] = {NULL};
     unsigned all = DIAG_COPY_OF_LOAD | DIAG_WAIT_DEPTH_SWITCH | DIAG_MBARRIER_WAIT |
-                   DIAG_L2_PREFETCH_IN_STEP | DIAG_L2_PREFETCH_BEFORE_WAIT;
-    ck_assert_int_eq(diagnose_hints(all, out, 5), 4);
+                   DIAG_L2_PREFETCH_IN_STEP | DIAG_L2_PREFETCH_BEFORE_WAIT |
+                   DIAG_THREAD_MAJOR_RING;
+    ck_assert_int_eq(diagnose_hints(all, out, 6), 5);
+    ck_assert_ptr_nonnull(strstr(out[4], "a thread-major ring in shared memory"));
     ck_assert_ptr_nonnull(strstr(out[0], "a register copied from a pending load"));
     ck_assert_ptr_nonnull(strstr(out[1], "a wait depth chosen at run time"));
     ck_assert_ptr_nonnull(strstr(out[2], "an L2 prefetch that lands in the current iteration"));
@@ -582,6 +585,67 @@ START_TEST(prefetch_before_the_wait)
 }
 END_TEST
 
+/* ---- a thread-major ring in shared memory (lesson 10) ------------------ */
+
+/* Lesson 10's loop as NVVM writes it: the slot's address is the buffer
+ * plus threadIdx.x shifted by `tid_shift` plus the slot's offset, read by
+ * `load`. */
+static const char *ring10(int tid_shift, const char *load)
+{
+    static char rb[1 << 12];
+    snprintf(rb, sizeof rb, ".visible .entry rolling_async()\n{\n"
+             "\tmov.u32 \t%%r48, %%tid.x;\n\tshl.b32 \t%%r22, %%r48, %d;\n"
+             "\tmov.u32 \t%%r23, _ZZ13rolling_asyncE3buf;\n\tadd.s32 \t%%r13, %%r23, %%r22;\n"
+             "$L__BB0_2:\n\tcp.async.wait_group 7;\n\tshl.b32 \t%%r33, %%r49, 3;\n"
+             "\tand.b32 \t%%r34, %%r33, 56;\n\tadd.s32 \t%%r6, %%r13, %%r34;\n"
+             "\t%s \t%%fd2, [%%r6];\n\tadd.s32 \t%%r49, %%r49, 1;\n\t@%%p6 bra \t$L__BB0_2;\n"
+             "\tret;\n}\n", tid_shift, load);
+    return rb;
+}
+
+START_TEST(thread_major_ring)
+{
+    static const struct {
+        int shift;              /* threadIdx.x << shift bytes */
+        const char *load;
+        unsigned want;
+    } cases[] = {
+        {6, "ld.shared.f64", DIAG_THREAD_MAJOR_RING},   /* PDIST 8: 8 doubles apart */
+        {4, "ld.shared.f64", DIAG_THREAD_MAJOR_RING},   /* PDIST 2 */
+        {7, "ld.shared.f64", DIAG_THREAD_MAJOR_RING},
+        {3, "ld.shared.f64", 0},                        /* index-major: 1 double apart */
+        {3, "ld.shared.f32", DIAG_THREAD_MAJOR_RING},   /* 2 floats apart */
+        {2, "ld.shared.f32", 0},
+        {4, "ld.shared.v2.f64", 0},                     /* 16-byte reads, 16 apart */
+        {5, "ld.shared.v2.f64", DIAG_THREAD_MAJOR_RING},
+        {6, "ld.global.f64", 0},                        /* not shared memory */
+        {6, "st.shared.f64", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        ck_assert_msg(diags(ring10(cases[k].shift, cases[k].load)) == cases[k].want,
+                      "<< %d, %s: %u", cases[k].shift, cases[k].load,
+                      diags(ring10(cases[k].shift, cases[k].load)));
+    /* An odd stride, a padded buffer: 9 doubles = 72 bytes apart. */
+    snprintf(buf, sizeof buf, "%s", ring10(6, "ld.shared.f64"));
+    char *at = strstr(buf, "\tshl.b32 \t%r22, %r48, 6;");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "\tmul.lo.s32 %r22, %r48,72;", strlen("\tshl.b32 \t%r22, %r48, 6;"));
+    ck_assert_uint_eq(diags(buf), 0);
+    /* Only in lessons 10 and 11: lessons 8, 9 and 12's stub keep their rings
+     * thread-major. */
+    static const struct {
+        int lesson;
+        unsigned want;
+    } lessons[] = {{8, 0}, {9, 0}, {10, DIAG_THREAD_MAJOR_RING}, {11, DIAG_THREAD_MAJOR_RING},
+                   {12, 0}, {13, 0}};
+    for (size_t k = 0; k < sizeof lessons / sizeof *lessons; k++) {
+        exercise ex = {.lesson = lessons[k].lesson, .name = "x"};
+        ck_assert_msg(diagnose_exercise(&ex, ring10(6, "ld.shared.f64")) == lessons[k].want,
+                      "lesson %d", lessons[k].lesson);
+    }
+}
+END_TEST
+
 /* diagnose does not blank comments: a block comment inside a statement, or
  * a directive that only starts like .loc or .file, must not hide the
  * statements around it. */
@@ -626,6 +690,7 @@ Suite *diagnose_text_suite(void)
     tcase_add_test(tc, limits_of_the_forms);
     tcase_add_test(tc, mbarrier_waits);
     tcase_add_test(tc, prefetch_before_the_wait);
+    tcase_add_test(tc, thread_major_ring);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("report");

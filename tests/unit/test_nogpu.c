@@ -186,6 +186,9 @@ static const struct diag_case {
     {9, "rolling_async", "tests/gpu/faulty/consumer_wait", DIAG_WAIT_DEPTH_SWITCH},
     {11, "l2_prefetch", "tests/gpu/faulty/l2dist_elements", DIAG_L2_PREFETCH_IN_STEP},
     {11, "short_ring", "tests/gpu/faulty/prefetch_before_wait", DIAG_L2_PREFETCH_BEFORE_WAIT},
+    {10, "index_major", "exercises", DIAG_THREAD_MAJOR_RING},
+    {10, "index_major", "solutions", 0},
+    {9, "rolling_async", "solutions", 0},      /* thread-major by design before lesson 10 */
     {7, "rolling_regs", "solutions", 0},
     {11, "l2_prefetch", "solutions", 0},
     {11, "short_ring", "solutions", 0},
