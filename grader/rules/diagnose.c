@@ -542,13 +542,13 @@ static const struct hint {
     {.diag = DIAG_L2_PREFETCH_BEFORE_WAIT,
      .text = "Diagnosis: an L2 prefetch before the iteration's wait. The compiled loop "
              "issues its prefetch.global.L2 before the cp.async.wait_group of the same "
-             "iteration (__pipeline_wait_prior): the prefetch sits right in front of the "
-             "wait for the ring's oldest copy. It prefetches the same lines, as far ahead, "
-             "as a prefetch placed after the copy, yet on an H200 (2026-11-29) this "
-             "placement measured 1.38x-1.39x against 1.65x for the prefetch after the "
-             "iteration's copy and __pipeline_commit() (why it costs that much is not yet "
-             "established). Fix: issue the prefetch after the iteration's copy and its "
-             "commit, where the reference puts it (lesson 11, \"Two levels\")."},
+             "iteration (__pipeline_wait_prior). The wait does not wait for the prefetch, "
+             "but with the prefetch there the compiler moved the ring's refill copy and its "
+             "commit below the iteration's work, so each refill starts one work() later and "
+             "has about one iteration less to arrive: on an H200 (2026-11-29) this placement "
+             "measured 1.34x-1.39x against 1.60x-1.65x with the prefetch after the copy. "
+             "Fix: read the slot, issue the refill copy and __pipeline_commit() right after "
+             "it, then the prefetch, as the reference does (lesson 11, \"Two levels\")."},
     {.diag = DIAG_THREAD_MAJOR_RING,
      .text = "Diagnosis: a thread-major ring in shared memory. The compiled loop reads "
              "shared memory at addresses an even number of elements apart from one thread "

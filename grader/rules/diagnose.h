@@ -23,11 +23,14 @@
  *                         the registers they are built from; where they
  *                         cannot be, nothing is said;
  *   DIAG_L2_PREFETCH_BEFORE_WAIT  a loop prefetches into L2 before its
- *                         first cp.async.wait_group: the prefetch is placed
- *                         ahead of the wait of the same iteration, where
- *                         after the iteration's copy and commit was meant
- *                         (lesson 11b; measured 1.39x against 1.65x on an
- *                         H200, grader/calibration/h200-2026-11-29);
+ *                         first cp.async.wait_group, counted from the loop's
+ *                         head: the prefetch is placed ahead of the wait of
+ *                         the same iteration (lesson 11b). ptxas then moved
+ *                         the ring's refill below the work (SASS), 1.34x-
+ *                         1.39x against 1.60x-1.65x on an H200; a prefetch
+ *                         at the end of the body, before the next
+ *                         iteration's wait, costs nothing
+ *                         (grader/calibration/h200-2026-11-29);
  *   DIAG_THREAD_MAJOR_RING  a loop reads shared memory at addresses an even
  *                         number of elements apart from thread to thread
  *                         (threadIdx.x's coefficient in the address): a

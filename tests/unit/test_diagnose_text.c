@@ -507,7 +507,8 @@ START_TEST(what_the_report_says)
     ck_assert_ptr_nonnull(strstr(out[2], "an L2 prefetch that lands in the current iteration"));
     ck_assert_ptr_nonnull(strstr(out[3], "an L2 prefetch before the iteration's wait"));
     ck_assert_int_eq(diagnose_hints(DIAG_L2_PREFETCH_BEFORE_WAIT, out, 4), 1);
-    ck_assert_ptr_nonnull(strstr(out[0], "after the iteration's copy and its commit"));
+    ck_assert_ptr_nonnull(strstr(out[0], "issue the refill copy and __pipeline_commit() "
+                                          "right after it, then the prefetch"));
     ck_assert_int_eq(diagnose_hints(all, out, 2), 2);
     ck_assert_int_eq(diagnose_hints(all, out, 0), 0);
     ck_assert_int_eq(diagnose_hints(DIAG_MBARRIER_WAIT, out, 4), 0);
@@ -566,6 +567,7 @@ START_TEST(prefetch_before_the_wait)
         {"WCMPX", 0},                               /* the reference */
         {"WPCMX", 0},                               /* after the wait, before the copy */
         {"WXCMP", 0},
+        {"WCMXP", 0},                               /* at the end of the body: 1.60x */
         {"PCMX", 0},                                /* no wait in the loop */
         {"PACMX", 0},                               /* wait_all is not a group wait */
         {"LWCMX", 0},                               /* an L1 prefetch */

@@ -3,9 +3,11 @@
  * put it on 2026-11-29: "add, in every iteration, a prefetch of
  * chunk[i + L2DIST * BLOCKDIMX]" read as "first thing in the iteration".
  * The same lines are prefetched as far ahead as in the reference, and the
- * answer is right, but on an H200 it ran 1.38x-1.39x against a 1.39x bar
- * (SLOW, 3 of 3), the reference's placement (after the copy and its
- * commit) 1.65x (grader/calibration/h200-2026-11-29). Expected SLOW; the
+ * answer is right, but on an H200 it ran 1.34x-1.39x against a 1.36x-1.39x
+ * bar (SLOW, 6 of 6 over two batches), the reference's placement (after the
+ * copy and its commit) 1.60x-1.65x: the SASS shows ptxas moving the ring's
+ * refill and commit below exp()'s work, so each refill starts one
+ * iteration late (grader/calibration/h200-2026-11-29). Expected SLOW; the
  * report's diagnosis names the placement (DIAG_L2_PREFETCH_BEFORE_WAIT).
  *
  *   build/grader check lesson11 --only short_ring --student-dir tests/gpu/faulty/prefetch_before_wait
