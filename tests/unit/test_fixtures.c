@@ -235,16 +235,25 @@ static enum nvrtc_says nvrtc_alone(const char *path, const exercise *ex, const i
          : WEXITSTATUS(status) == 1 ? SAYS_FAILS : SAYS_BROKEN;
 }
 
-START_TEST(nvrtc_does_what_expect_says)
+/* Fixture f's exercise, its knobs and the path of its kernel file. */
+static const exercise *fixture_kernel(const fixture *f, int knobs[MAX_KNOBS], char *path,
+                                      size_t len)
 {
-    const fixture *f = &all[_i];
     ck_assert_msg(!f->error[0], "%s", f->error);
     const exercise *ex = find_exercise(f->lesson, f->exercise);
     ck_assert_msg(ex != NULL, "%s: no exercise lesson%d/%s", f->id, f->lesson, f->exercise);
-    int knobs[MAX_KNOBS];
-    char why[256], path[512];
+    char why[256];
     ck_assert_msg(fixture_knobs(f, ex, knobs, why, sizeof why) == 0, "%s: %s", f->id, why);
-    snprintf(path, sizeof path, "%s/%s", f->dir, ex->file);
+    snprintf(path, len, "%s/%s", f->dir, ex->file);
+    return ex;
+}
+
+START_TEST(nvrtc_does_what_expect_says)
+{
+    const fixture *f = &all[_i];
+    int knobs[MAX_KNOBS];
+    char path[512];
+    const exercise *ex = fixture_kernel(f, knobs, path, sizeof path);
     int runaway = !strcmp(f->nvrtc, "runaway");
     /* A runaway must keep NVRTC busy for FIXTURE_RUNAWAY_S of CPU (within
      * the test's 120 s). Anything else is a small file: a minute is far
@@ -265,12 +274,9 @@ START_TEST(diagnosis_is_in_the_ptx)
     const fixture *f = &all[_i];
     if (!f->diagnosis[0])
         return;
-    const exercise *ex = find_exercise(f->lesson, f->exercise);
-    ck_assert_msg(ex != NULL, "%s: no exercise lesson%d/%s", f->id, f->lesson, f->exercise);
     int knobs[MAX_KNOBS];
-    char why[256], path[512];
-    ck_assert_msg(fixture_knobs(f, ex, knobs, why, sizeof why) == 0, "%s: %s", f->id, why);
-    snprintf(path, sizeof path, "%s/%s", f->dir, ex->file);
+    char path[512];
+    const exercise *ex = fixture_kernel(f, knobs, path, sizeof path);
     compiled c;
     compile_file(path, ex, ex->kernel, knobs, 90, &c);
     ck_assert_msg(c.ok, "%s: %s", f->id, c.error);
