@@ -19,7 +19,7 @@ LESSON_ARGS := $(if $(LESSONS),$(LESSONS),all)
 # each lesson's knobs and refuses a name no graded lesson has (tile=32,
 # TILES=32, PDIST for lesson 3), so nothing is silently ignored and a new
 # lesson's knobs need no change here.
-MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR TEST_JOBS
+MAKE_OPTIONS := CUDA_HOME CC CFLAGS SEED TIMEOUT ONLY NCU SANITIZE STUDENT_DIR NO_COLOR TEST_JOBS V
 CMDLINE_VARS := $(foreach v,$(.VARIABLES),$(if $(filter command line,$(origin $(v))),$(v)))
 quote = '$(subst ','\'',$(1))'
 KNOB_ARGS := $(foreach v,$(sort $(filter-out $(MAKE_OPTIONS),$(CMDLINE_VARS))),\
@@ -51,6 +51,16 @@ GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))
 GRADER := $(BUILD)/grader
 NEED := sh grader/scripts/need-package.sh
 
+# The grader's build is quiet: one line when it starts ("building the
+# grader"), not a compiler command per file, so a first make check shows
+# the report, not 100 command lines. Compiler errors and warnings still
+# show. V=1 prints every command. The line is printed once per build: the
+# first compile to make the folder $(BUILD)/.building (mkdir is atomic, so
+# two parallel compiles cannot both) prints it; the link removes it.
+Q := $(if $(filter 1,$(V)),,@)
+ANNOUNCE := $(if $(filter 1,$(V)),:,mkdir -p $(BUILD) && if mkdir $(BUILD)/.building \
+            2>/dev/null; then echo "building the grader (once; V=1 shows the commands)"; fi)
+
 .PHONY: help all grader check check-solutions static list watch progress test test-cpu \
         test-gpu slides measure sweep clean cuda-toolkit archive-package $(LESSONS)
 
@@ -65,6 +75,7 @@ help:
 	@echo "      ONLY=name              grade one exercise of the lesson"
 	@echo "      NCU=1                  also show Nsight Compute counters (bank conflicts, stalls)"
 	@echo "      STUDENT_DIR=dir        grade the files under dir instead of exercises/"
+	@echo "      V=1                    show the compiler's commands when the grader is built"
 	@echo "      TILE=16, PDIST=8, ...  set an exercise's knob (make list shows them)"
 	@echo "      Without a GPU it compiles your files and runs every mechanism check"
 	@echo "      (CHECKED: all hold). Succeeds when all passed (without a GPU: all CHECKED);"
@@ -106,15 +117,17 @@ $(BUILD)/obj/grader/class/archive.o: | archive-package
 grader: $(GRADER)
 
 $(GRADER): $(GRADER_OBJ) $(BUILD)/obj/grader/cli/main.o | cuda-toolkit
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	@rmdir $(BUILD)/.building 2>/dev/null || true
 
 # Made afresh: `ar r` alone keeps the objects of deleted sources.
 $(BUILD)/libgrader.a: $(GRADER_OBJ)
-	rm -f $@ && ar rcs $@ $^
+	$(Q)rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/obj/%.o: %.c $(GRADER_H) | cuda-toolkit
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	@$(ANNOUNCE)
+	$(Q)$(CC) $(CFLAGS) -c -o $@ $<
 
 # The grader's status 3 (no GPU, everything that can be checked without one
 # holds) is not a failure: make check says so and exits 0.

@@ -111,7 +111,8 @@ enum check_kind {
     CHECK_MAX_LOCAL_BYTES,  /* stack frame + spills <= value */
     CHECK_SMEM_BYTES,       /* static + dynamic shared memory == expect(knobs) */
     CHECK_MAX_REGS,         /* registers per thread <= value */
-    CHECK_MIN_OCCUPANCY     /* theoretical occupancy (percent) >= value; needs a GPU */
+    CHECK_MIN_OCCUPANCY,    /* theoretical occupancy (percent) >= value; needs a GPU */
+    CHECK_MIN_LOAD_BYTES    /* the PTX's widest global load brings >= value bytes per thread */
 };
 
 /* How a check is shown to be on the data path, on a GPU (knockout.h): a
@@ -157,8 +158,18 @@ typedef struct exercise {
                                   expected to fail, never counts toward the lesson's verdict */
 
     knob knobs[MAX_KNOBS];     /* ends at the first with name == NULL */
+    /* Optional: the bytes of __shared__ arrays one block of this exercise's
+     * kernels declares at `knobs`, and how they are made up, in words; a
+     * combination of knobs that puts it over 48 KB (the most a block's
+     * static shared memory may hold) is refused before anything is graded
+     * (core/knobs.h). Without it, an exercise's CHECK_SMEM_BYTES check's
+     * expected size is used. */
+    long (*knob_smem)(const int *knobs);
+    const char *knob_smem_what;
 
     size_t check_sizes[MAX_SIZES]; /* correctness sizes; ends at the first 0 */
+    const char *size_means;        /* what a size is, "n, the length of x": the report and
+                                      the stub's "Graded sizes" line say it */
     size_t time_size;              /* size for timing: data several times the L2 */
     void (*build)(instance *I, size_t size, const int *knobs, const device_facts *dev);
     double rtol, atol;             /* |got - want| <= atol + rtol * |want| */

@@ -18,6 +18,8 @@
 // Neighbouring threads then touch neighbouring floats at every step. A kernel
 // of this kind moves 12 bytes per element; the bar is half of the copy
 // bandwidth the grader measures on your GPU (section "Two floors").
+//
+// Graded on sizes 1, 1000, 4097, 1048576; timed at 33554432 (n, the length of x, y and z).
 extern "C" __global__ void saxpy(const float *x, const float *y, float *z,
                                  float a, int n)
 {

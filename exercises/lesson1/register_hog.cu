@@ -12,6 +12,8 @@
 // -Xptxas -v exercises/lesson1/register_hog.cu` prints the same count.
 //
 // Launch: ceil(pixels / 256) blocks of 256 threads.
+//
+// Graded on sizes 64, 64000, 262336, 4194560; timed at 33554432 (floats of x, in whole pixels of CH channels).
 #ifndef CH
 #define CH 64
 #endif

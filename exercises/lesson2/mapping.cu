@@ -14,6 +14,8 @@
 // need to change.
 //
 // Check with: make check lesson2 ONLY=mapping
+//
+// Graded on sizes 1, 33, 100, 777; timed at 4096 (M: C is M x (M + M/4 + 3)).
 
 extern "C" __global__ void thin_matmul(const float *A, const float *B, float *C,
                                        int M, int N, int P)

@@ -19,6 +19,8 @@
 // the shared array is best declared [32][33] rather than [32][32].)
 //
 // Check with: make check lesson2 ONLY=transpose
+//
+// Graded on sizes 1, 31, 100, 257, 1000; timed at 4096 (rows: the matrix is rows x (rows + rows/4)).
 
 #define TDIM 32      // tile side
 #define TROWS 8      // blockDim.y: each thread does TDIM / TROWS rows

@@ -223,6 +223,48 @@ static int check_value(const knob_setting *s, const exercise *ex, const knob *kn
     return 0;
 }
 
+/* The most static shared memory a block may declare: 48 KB on every GPU
+ * (more needs dynamic shared memory and an opt-in). */
+#define STATIC_SMEM_MAX 49152L
+
+/* Each knob of ex that a setting names, "STAGES=8 BLOCKDIMX=256". */
+static void knobs_set_text(const knob_settings *ks, const exercise *ex, char *buf, size_t len)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (int s = 0; s < ks->n; s++)
+        if (find_knob(ex, ks->set[s].name))
+            add(buf, len, &at, "%s%s=%s", at ? " " : "", ks->set[s].name, ks->set[s].value);
+}
+
+/* The knobs together, once each is in its range: the shared memory they
+ * make a block declare (the spec's knob_smem, or its shared-memory check's
+ * size) must fit in 48 KB, or the kernel would not compile. 0, or -1 with
+ * err in the style of check_value. */
+static int check_combination(const knob_settings *ks, const exercise *ex, char *err,
+                             size_t len)
+{
+    int knobs[MAX_KNOBS];
+    knob_values_for(ex, ks, knobs);
+    long smem = ex->knob_smem ? ex->knob_smem(knobs) : 0;
+    const char *what = ex->knob_smem_what;
+    for (int i = 0; !ex->knob_smem && i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+        if (ex->checks[i].kind == CHECK_SMEM_BYTES && ex->checks[i].expect) {
+            smem = ex->checks[i].expect(knobs);
+            what = "the buffer this exercise's shared-memory check asks for";
+        }
+    if (smem <= STATIC_SMEM_MAX)
+        return 0;
+    char set[256];
+    knobs_set_text(ks, ex, set, sizeof set);
+    snprintf(err, len, "%s together are not allowed for lesson%d/%s: they make a block "
+             "declare %ld bytes of shared memory (%s), more than the 48 KB (49152 bytes) a "
+             "block's __shared__ arrays may hold, so the kernel would not compile. Lower one "
+             "of them. Nothing was graded.", set, ex->lesson, ex->name, smem,
+             what ? what : "its __shared__ arrays");
+    return -1;
+}
+
 int knob_settings_check(const knob_settings *ks, const exercise *const *sel, int n,
                         char *err, size_t len)
 {
@@ -241,6 +283,9 @@ int knob_settings_check(const knob_settings *ks, const exercise *const *sel, int
             return -1;
         }
     }
+    for (int i = 0; i < n && ks->n; i++)
+        if (check_combination(ks, sel[i], err, len) != 0)
+            return -1;
     return 0;
 }
 
@@ -252,6 +297,8 @@ int knob_values_checked(const exercise *ex, const knob_settings *ks, int knobs[M
         if (kn && check_value(&ks->set[s], ex, kn, err, len) != 0)
             return -1;
     }
+    if (ks->n && check_combination(ks, ex, err, len) != 0)
+        return -1;
     knob_values_for(ex, ks, knobs);
     return 0;
 }

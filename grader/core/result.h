@@ -52,6 +52,11 @@ typedef struct resources {
     int smem_dynamic;       /* bytes, from the launch */
     int occupancy_pct;      /* theoretical, from the occupancy API; -1 unknown */
     int blocks_per_sm;
+    /* The launch the grader makes (the timed one when there is one): its
+     * blocks per SM and occupancy, capped by what the resources allow. The
+     * report's occ column; -1 unknown. */
+    int launch_occupancy_pct;
+    int launch_blocks_per_sm;
 } resources;
 
 /* One mechanism check of an exercise, as evaluated on the student's kernel:

@@ -96,6 +96,19 @@ int occupancy_compute(const device_facts *dev, int threads, int regs, size_t sme
     return 0;
 }
 
+int occupancy_of_launch(const device_facts *dev, long blocks, int threads, int allowed,
+                        int *blocks_per_sm)
+{
+    *blocks_per_sm = 0;
+    if (dev->sm_count <= 0 || threads <= 0 || allowed < 0 || blocks < 0 ||
+        dev->max_threads_per_sm < 32)
+        return -1;
+    long per_sm = (blocks + dev->sm_count - 1) / dev->sm_count;
+    *blocks_per_sm = per_sm < allowed ? (int)per_sm : allowed;
+    long warps = (long)*blocks_per_sm * ((threads + 31) / 32);
+    return (int)(100 * warps / (dev->max_threads_per_sm / 32));
+}
+
 const char *occ_bound_name(enum occ_bound b)
 {
     switch (b) {

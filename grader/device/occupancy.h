@@ -38,6 +38,17 @@ typedef struct occupancy {
 int occupancy_compute(const device_facts *dev, int threads, int regs, size_t smem_static,
                       size_t smem_dynamic, occupancy *out);
 
+/* The occupancy of one launch, not what the resources allow: its `blocks`
+ * blocks of `threads` threads spread evenly over dev->sm_count SMs, at most
+ * `allowed` (the resources' blocks_per_sm) resident on one at a time. Blocks
+ * per SM = min(allowed, blocks / SMs rounded up) into *blocks_per_sm;
+ * returns the percent of the SM's warp slots they fill (rounded down), or
+ * -1 when a figure is missing (no SMs, no threads, allowed < 0). A launch of
+ * one 128-thread block per SM fills 4 of 64 warp slots: 6%, however many
+ * the resources would allow. */
+int occupancy_of_launch(const device_facts *dev, long blocks, int threads, int allowed,
+                        int *blocks_per_sm);
+
 /* "shared memory", "registers", ...: what binds, for sentences. */
 const char *occ_bound_name(enum occ_bound b);
 

@@ -13,6 +13,7 @@
 #include "grade_internal.h"
 #include "kernel_output.h"
 #include "launch_limits.h"
+#include "launch_occupancy.h"
 #include "mechanism.h"
 #include "reference.h"
 #include "verdict.h"
@@ -100,6 +101,7 @@ static void read_resources(grade_ctx *g, const compiled c[N_VARIANTS])
         g->r->res[v] = c[v].res;
         set_stage("reading the resources of %s", variant_name(v));
         g->D->resources(&g->k[v], &I, &g->dev, &g->r->res[v]);
+        launch_occupancy_set(&g->r->res[v], &I, &g->dev);   /* the timed launch's replaces it */
     }
     instance_free(&I);
 }

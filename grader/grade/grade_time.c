@@ -14,6 +14,7 @@
 #include <time.h>
 #include "clock.h"
 #include "grade_internal.h"
+#include "launch_occupancy.h"
 #include "stats.h"
 
 #define N_SETS 2
@@ -47,6 +48,9 @@ static void build_sets(grade_ctx *g, timing_sets *T)
 {
     for (int s = 0; s < N_SETS; s++)
         build_instance(g, &T->I[s], g->ex->time_size, g->r->seed + TIMING_SEED + (unsigned)s);
+    /* The occ column reports the launch that is timed. */
+    for (int v = 0; v < N_VARIANTS; v++)
+        launch_occupancy_set(&g->r->res[v], &T->I[0], &g->dev);
     for (int s = 0; s < N_SETS; s++) {
         set_stage("copying timing input set %d to the GPU", s + 1);
         dev_set_upload(g->D, &T->d[V_BASELINE][s], &T->I[s]);

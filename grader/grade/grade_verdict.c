@@ -2,6 +2,7 @@
  * decided from the facts in a result, then said in words. */
 #include <stdio.h>
 #include "grade_internal.h"
+#include "nogpu_words.h"
 #include "stats.h"
 #include "verdict.h"
 
@@ -101,19 +102,17 @@ static void say_no_gpu(const exercise *ex, result *r, int failed)
     while (n < MAX_CHECKS && ex->checks[n].kind != CHECK_NONE)
         n++;
     if (failed >= 0) {
-        result_say(r, OUT_MECHANISM, "Your kernel compiles, but %s. Correctness and speed "
-                   "were not checked: that needs an NVIDIA GPU.", r->checks[failed].what);
+        result_say(r, OUT_MECHANISM, "Your kernel compiles, but %s. %s", r->checks[failed].what,
+                   NOGPU_NOT_JUDGED);
         snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
     } else if (n == 0) {
-        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90. This exercise has no "
-                   "mechanism check; whether it is right and fast needs an NVIDIA GPU.");
+        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90. %s", NOGPU_NO_CHECKS);
     } else {
         char what[64];
         snprintf(what, sizeof what, n == 1 ? "mechanism check holds" :
                  "%d mechanism checks hold", n);
         result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90, and its %s (listed "
-                   "below). That is not a pass: whether it is right and fast needs an "
-                   "NVIDIA GPU.", what);
+                   "below). %s", what, NOGPU_CHECKS_HOLD);
     }
 }
 

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "compile_jobs.h"
+#include "diagnose.h"
 #include "instance.h"
+#include "launch_occupancy.h"
 #include "mechanism.h"
 #include "nogpu.h"
 #include "occupancy.h"
@@ -55,6 +57,19 @@ static int fill_occupancy(const instance *I, const device_facts *dev, resources 
     return -1;
 }
 
+/* The occupancy of the launch a GPU would time: its grid is the timed
+ * problem's (the checks' sizes are far smaller: lesson 1's shared_hog
+ * checks 1 block, times 262144). Left unknown if that cannot be built. */
+static void timed_launch_occupancy(const exercise *ex, const int *knobs,
+                                   const device_facts *dev, unsigned long long seed,
+                                   resources *res)
+{
+    instance T;
+    if (instance_build(&T, ex, ex->time_size, knobs, dev, seed) == 0)
+        launch_occupancy_set(res, &T, dev);
+    instance_free(&T);
+}
+
 void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
 {
     memset(r, 0, sizeof *r);
@@ -86,7 +101,10 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
         resources *res = &r->res[V_STUDENT];
         *res = c.res;
         res->smem_dynamic = (int)I.dyn_smem;
+        /* What the PTX shows needs no GPU: the same diagnoses as a graded run. */
+        r->diags = diagnose_exercise(ex, c.ptx);
         if (fill_occupancy(&I, &dev, res, r) == 0) {
+            timed_launch_occupancy(ex, knobs, &dev, o->seed, res);
             evaluate_checks(ex, &c, res, knobs, r->checks);
             /* The data-path half of a check is a run (knockout.h). */
             for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)

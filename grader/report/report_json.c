@@ -42,9 +42,12 @@ static void resources_json(FILE *f, const resources *r)
     }
     fprintf(f, "{\"registers\": %d, \"stack_bytes\": %d, \"spill_stores\": %d, "
             "\"spill_loads\": %d, \"smem_static\": %d, \"smem_dynamic\": %d, "
-            "\"occupancy_pct\": %d, \"blocks_per_sm\": %d}",
+            "\"occupancy_pct\": %d, \"blocks_per_sm\": %d, \"launch_occupancy_pct\": %d, "
+            "\"launch_blocks_per_sm\": %d}",
             r->regs, r->stack_bytes, r->spill_stores, r->spill_loads, r->smem_static,
-            r->smem_dynamic, r->occupancy_pct, r->blocks_per_sm);
+            r->smem_dynamic, r->occupancy_pct, r->blocks_per_sm,
+            r->launch_blocks_per_sm > 0 ? r->launch_occupancy_pct : -1,
+            r->launch_blocks_per_sm);
 }
 
 static const char *bar_kind_name(enum bar_kind b)
@@ -67,6 +70,7 @@ static const char *check_kind_name(enum check_kind k)
     case CHECK_SMEM_BYTES: return "smem_bytes";
     case CHECK_MAX_REGS: return "max_registers";
     case CHECK_MIN_OCCUPANCY: return "min_occupancy";
+    case CHECK_MIN_LOAD_BYTES: return "min_load_bytes";
     case CHECK_NONE: break;
     }
     return "none";

@@ -11,6 +11,7 @@
 #include "diagnose.h"
 #include "fileio.h"
 #include "knobs.h"
+#include "nogpu_words.h"
 #include "report.h"
 #include "stats.h"
 
@@ -147,13 +148,11 @@ void print_run_header(FILE *f, const graded *g, int n, const char *mode)
 void print_no_gpu_header(FILE *f, const char *why, const char *mode)
 {
     char line[1024];
-    snprintf(line, sizeof line, "No GPU, so nothing was run or timed. Checked %s without "
-             "one: each file compiled for the course's calibration GPU (an H100, sm_90), its "
-             "registers, local and shared memory read from the compiler, its occupancy "
-             "worked out for an H100, and every mechanism check of its exercise.", mode);
+    snprintf(line, sizeof line, NOGPU_HEADER_FMT, mode);
     print_wrapped(f, line, "");
     if (why && *why)
         print_wrapped(f, why, "  ");
+    print_wrapped(f, NOGPU_CANNOT_TELL, "");
     fprintf(f, "\n");
 }
 
@@ -251,9 +250,58 @@ void report_row_cells(const graded *x, cell c[N_COLS])
         snprintf(c[C_REGS], sizeof c[C_REGS], "%d", s->regs);
         human_bytes(c[C_SMEM], sizeof c[C_SMEM], s->smem_static + s->smem_dynamic);
         human_bytes(c[C_LOCAL], sizeof c[C_LOCAL], s->stack_bytes + s->spill_stores);
-        if (s->occupancy_pct >= 0)
-            snprintf(c[C_OCC], sizeof c[C_OCC], "%d%%", s->occupancy_pct);
+        if (s->launch_blocks_per_sm > 0 && s->launch_occupancy_pct >= 0)
+            snprintf(c[C_OCC], sizeof c[C_OCC], "%d%%", s->launch_occupancy_pct);
     }
+}
+
+/* What the occ column means, when it could be misread: below the table,
+ * for rows whose launch fills fewer warp slots than the resources allow
+ * (one block per SM, lessons 1 and 5), which figure the column shows and
+ * the other one. */
+static void print_occ_legend(FILE *f, const graded *g, int n)
+{
+    char line[1024];
+    int at = snprintf(line, sizeof line, "occ: the occupancy of the launch the grader makes "
+                      "(its blocks spread over the SMs, at most as many per SM as the "
+                      "resources allow), not the most the resources allow:");
+    int any = 0;
+    for (int i = 0; i < n && at < (int)sizeof line; i++) {
+        const resources *s = &g[i].r.res[V_STUDENT];
+        if (!s->known || s->launch_blocks_per_sm <= 0 ||
+            s->launch_occupancy_pct >= s->occupancy_pct)
+            continue;
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s lesson%d/%s launches %d "
+                       "block%s per SM (%d%%); its resources allow %d (%d%%)", any ? ";" : "",
+                       g[i].ex->lesson, g[i].ex->name, s->launch_blocks_per_sm,
+                       s->launch_blocks_per_sm > 1 ? "s" : "", s->launch_occupancy_pct,
+                       s->blocks_per_sm, s->occupancy_pct);
+        any = 1;
+    }
+    if (any && at < (int)sizeof line) {
+        snprintf(line + at, sizeof line - (size_t)at, ".");
+        print_wrapped(f, line, "");
+    }
+}
+
+/* The sizes the exercise is graded on, as its spec lists them: "sizes:
+ * 1, 1000, 4097 checked; 33554432 timed (n, the length of x)". Nothing
+ * for an exercise whose spec does not say what a size is. */
+static void print_sizes(FILE *f, const exercise *ex, int color)
+{
+    if (!ex->size_means || !ex->check_sizes[0])
+        return;
+    char line[512];
+    int at = snprintf(line, sizeof line, "sizes:");
+    for (int k = 0; k < MAX_SIZES && ex->check_sizes[k] && at < (int)sizeof line; k++)
+        at += snprintf(line + at, sizeof line - (size_t)at, "%s %zu", k ? "," : "",
+                       ex->check_sizes[k]);
+    if (at < (int)sizeof line)
+        snprintf(line + at, sizeof line - (size_t)at, " checked; %zu timed (%s)", ex->time_size,
+                 ex->size_means);
+    fprintf(f, "%s", color ? DIM : "");
+    print_wrapped_at(f, line, "  ", "    ", report_width(f) - 1);
+    fprintf(f, "%s", color ? RESET : "");
 }
 
 /* Which columns fit in `width`, given each one's width. */
@@ -313,13 +361,20 @@ void print_table(FILE *f, const graded *g, int n, int color)
             first = 0;
         }
         fprintf(f, "\n");
+        /* A demo's MECHANISM or SLOW is the point: say so where the row is read. */
+        if (g[i].ex->demo)
+            fprintf(f, "%s  demo: fails on purpose to show the lesson; not your file, not "
+                    "counted%s\n", color ? DIM : "", color ? RESET : "");
         /* The knob values this row was graded with. */
         char knobs[256];
         knob_text(g[i].ex, g[i].r.knobs, knobs, sizeof knobs);
         if (knobs[0])
             fprintf(f, "%s  knobs: %.*s%s\n", color ? DIM : "", report_width(f) - 9, knobs,
                     color ? RESET : "");
+        print_sizes(f, g[i].ex, color);
     }
+    if (shown[C_OCC])
+        print_occ_legend(f, g, n);
     fprintf(f, "\n");
     free(cells);
 }
@@ -467,19 +522,37 @@ static void print_in_flight(FILE *f, const graded *x)
     print_wrapped_at(f, line, "   ", "     ", text_width(f));
 }
 
+/* The patterns recognised in the compiled kernel (diagnose.h), each naming
+ * a cause: before a slow kernel's hint, and without a GPU, where the PTX is
+ * all there is to go on, for a CHECKED kernel too. */
+static void print_diagnoses(FILE *f, unsigned diags)
+{
+    const char *diag[8];
+    for (int k = 0, nd = diagnose_hints(diags, diag, 8); k < nd; k++)
+        print_wrapped(f, diag[k], "   ");
+}
+
 void print_explanations(FILE *f, const graded *g, int n, int color, const char *root)
 {
     for (int i = 0; i < n; i++) {
         const exercise *ex = g[i].ex;
         const result *r = &g[i].r;
-        const char *mark = outcome_is_pass(r->outcome) ? "ok"
+        const char *mark = ex->demo ? "::" : outcome_is_pass(r->outcome) ? "ok"
                          : r->outcome == OUT_CHECKED ? ".." : "--";
         char head[512];
         snprintf(head, sizeof head, "%s lesson%d/%s%s: %s", mark, ex->lesson, ex->name,
-                 ex->demo ? " (demo)" : "", ex->title);
-        fprintf(f, "%s", color ? outcome_color(r->outcome) : "");
+                 ex->demo ? " (demo, fails on purpose)" : "", ex->title);
+        fprintf(f, "%s", color && !ex->demo ? outcome_color(r->outcome) : "");
         print_wrapped_at(f, head, "", "   ", report_width(f) - 1);
-        fprintf(f, "%s", color ? RESET : "");
+        fprintf(f, "%s", color && !ex->demo ? RESET : "");
+        if (ex->demo) {
+            char line[512];
+            snprintf(line, sizeof line, "A demonstration, not your file: grader/demos/%s is "
+                     "graded to show what the lesson explains, and fails on purpose. Nothing "
+                     "to fix here; what \"your kernel\" says below is about the demo.",
+                     ex->file);
+            print_wrapped(f, line, "   ");
+        }
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");
@@ -498,11 +571,10 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             snprintf(line, sizeof line, t, ex->lesson);
             print_wrapped(f, line, "   ");
         }
+        if (r->outcome == OUT_CHECKED && !ex->demo)
+            print_diagnoses(f, r->diags);
         if ((r->outcome == OUT_SLOW || r->outcome == OUT_MECHANISM) && !ex->demo) {
-            /* A pattern recognised in the compiled kernel first: it names the cause. */
-            const char *diag[4];
-            for (int k = 0, nd = diagnose_hints(r->diags, diag, 4); k < nd; k++)
-                print_wrapped(f, diag[k], "   ");
+            print_diagnoses(f, r->diags);
             char path[1024];
             snprintf(path, sizeof path, "%s/lessons/hints/lesson%d-%s.txt", root, ex->lesson,
                      ex->name);
@@ -586,10 +658,7 @@ void print_summary(FILE *f, const graded *g, int n, int color)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");
     if (no_gpu && checked)
-        print_wrapped(f, "CHECKED: compiles, and every mechanism check holds. Whether the "
-                      "kernels are right and fast was not judged: that needs an NVIDIA GPU "
-                      "(run the same make check on a machine with one).", "");
+        print_wrapped(f, NOGPU_SUMMARY_CHECKED, "");
     else if (no_gpu)
-        print_wrapped(f, "Whether the kernels are right and fast was not judged: that needs "
-                      "an NVIDIA GPU.", "");
+        print_wrapped(f, NOGPU_SUMMARY, "");
 }

@@ -21,7 +21,22 @@
  *                         chunk[i + L2DIST * BLOCKDIMX] was meant (lesson
  *                         11). Addresses are compared as linear forms of
  *                         the registers they are built from; where they
- *                         cannot be, nothing is said.
+ *                         cannot be, nothing is said;
+ *   DIAG_L2_PREFETCH_BEFORE_WAIT  a loop prefetches into L2 before its
+ *                         first cp.async.wait_group, counted from the loop's
+ *                         head: the prefetch is placed ahead of the wait of
+ *                         the same iteration (lesson 11b). ptxas then moved
+ *                         the ring's refill below the work (SASS), 1.34x-
+ *                         1.39x against 1.60x-1.65x on an H200; a prefetch
+ *                         at the end of the body, before the next
+ *                         iteration's wait, costs nothing
+ *                         (grader/calibration/h200-2026-11-29);
+ *   DIAG_THREAD_MAJOR_RING  a loop reads shared memory at addresses an even
+ *                         number of elements apart from thread to thread
+ *                         (threadIdx.x's coefficient in the address): a
+ *                         thread-major ring whose reads conflict on the
+ *                         banks (lessons 10 and 11; lessons 8, 9 and 12's
+ *                         stub keep theirs thread-major on purpose).
  * What is shown: diagnose_hints for a correct but slow (or mechanism-
  * failing) kernel, before the exercise's own hint; diagnose_hang for a
  * launch that does not finish. */
@@ -36,6 +51,8 @@ enum diag {
     DIAG_WAIT_DEPTH_SWITCH = 1u << 1,
     DIAG_MBARRIER_WAIT = 1u << 2,
     DIAG_L2_PREFETCH_IN_STEP = 1u << 3,
+    DIAG_L2_PREFETCH_BEFORE_WAIT = 1u << 4,
+    DIAG_THREAD_MAJOR_RING = 1u << 5,
 };
 
 /* The patterns (enum diag bits) in `ptx`; 0 for none or no PTX. */

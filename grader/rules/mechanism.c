@@ -1,5 +1,7 @@
 /* mechanism.c: mechanism checks, read from PTX text and the ptxas report. */
+#include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mechanism.h"
 
@@ -14,6 +16,71 @@ static enum check_state judge_ptx(const mech_check *m, const compiled *c, char *
     else
         snprintf(what, len, has ? "the PTX contains '%s'" : "the PTX has no '%s'", m->text);
     return has == (m->kind == CHECK_PTX_HAS) ? CS_HOLDS : CS_FAILS;
+}
+
+/* Bytes per thread that one load opcode brings ("ld.global.nc.v2.f32": 8):
+ * its vector count times its type's size; 0 when it names no type. */
+static int load_bytes(const char *op, size_t n)
+{
+    int vec = 1, size = 0;
+    for (const char *p = op; p < op + n; p++) {
+        if (*p != '.')
+            continue;
+        if (p[1] == 'v' && (p[2] == '2' || p[2] == '4' || p[2] == '8'))
+            vec = p[2] - '0';
+        else if (strchr("fbsu", p[1]) && isdigit((unsigned char)p[2]))
+            size = atoi(p + 2) / 8;
+    }
+    return vec * size;
+}
+
+/* The widest global load of the PTX: its bytes per thread, and its opcode
+ * (into `op`, `len`); 0 when there is none. Loads are read where a
+ * statement starts (after blanks, a ';' or a guard), not in a comment's
+ * text. */
+static int widest_global_load(const char *ptx, char *op, size_t len)
+{
+    int best = 0;
+    op[0] = 0;
+    for (const char *p = ptx; p && (p = strstr(p, "ld.global")) != NULL; p += 9) {
+        const char *b = p;
+        while (b > ptx && (b[-1] == ' ' || b[-1] == '\t'))
+            b--;
+        if (b > ptx && b[-1] != '\n' && b[-1] != ';' && b[-1] != '{' && !isalnum((unsigned char)b[-1]))
+            continue;
+        if (b > ptx && isalnum((unsigned char)b[-1])) {     /* a guard: "@%p1 ld.global" */
+            while (b > ptx && !isspace((unsigned char)b[-1]))
+                b--;
+            if (*b != '@')
+                continue;
+        }
+        size_t n = strcspn(p, " \t\n;,");
+        int bytes = load_bytes(p, n);
+        if (bytes > best) {
+            best = bytes;
+            snprintf(op, len, "%.*s", (int)n, p);
+        }
+    }
+    return best;
+}
+
+/* A check on the width of the PTX's global loads: bytes per thread that
+ * its widest one brings, against m->value. */
+static enum check_state judge_load_width(const mech_check *m, const compiled *c, char *what,
+                                         size_t len)
+{
+    char op[64];
+    int bytes = c->ptx ? widest_global_load(c->ptx, op, sizeof op) : 0;
+    if (!bytes) {
+        snprintf(what, len, "the PTX has no load from global memory; this exercise asks for "
+                 "loads of %ld bytes per thread", m->value);
+        return CS_FAILS;
+    }
+    snprintf(what, len, bytes >= m->value ? "the widest global load in the PTX (%s) brings "
+             "%d bytes per thread; this exercise asks for at least %ld" : "the widest global "
+             "load in the PTX (%s) brings %d bytes per thread; this exercise asks for %ld in "
+             "one instruction", op, bytes, m->value);
+    return bytes >= m->value ? CS_HOLDS : CS_FAILS;
 }
 
 /* A check on the compiler's resource report (local memory, shared memory,
@@ -79,6 +146,8 @@ static enum check_state judge_check(const mech_check *m, const compiled *c,
         return CS_NOT_EVALUATED;
     if (m->kind == CHECK_PTX_HAS || m->kind == CHECK_PTX_LACKS)
         return judge_ptx(m, c, what, len);
+    if (m->kind == CHECK_MIN_LOAD_BYTES)
+        return judge_load_width(m, c, what, len);
     return judge_resource(m, res, m->expect ? m->expect(knobs) : m->value, what, len);
 }
 

@@ -53,6 +53,7 @@ static const exercise saxpy = {
     /* 1 and 1000 leave most threads idle; 4097 is not a multiple of 32; 2^20
      * and the timing size need several elements per thread. */
     .check_sizes = { 1, 1000, 4097, (size_t)1 << 20, 0 },
+    .size_means = "n, the length of x, y and z",
     .time_size = (size_t)1 << 25, /* 32M floats: 3 arrays, 384 MiB, 8x L2 */
     .build = saxpy_build,
     .rtol = 1e-5,

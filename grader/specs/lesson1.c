@@ -51,6 +51,7 @@ static const exercise shared_hog = {
     /* 1: both halos clamp into one element; 127, 1000, 4097: partial last
      * blocks; 1 << 20: many blocks. */
     .check_sizes = { 1, 127, 1000, 4097, (size_t)1 << 20, 0 },
+    .size_means = "n, the length of x and y",
     .time_size = (size_t)1 << 25, /* 32M floats: 256 MiB read + written */
     .build = shared_hog_build,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -143,6 +144,7 @@ static const exercise register_hog = {
      * 4099 pixels (one image, partial last block); 65540 pixels as 4 images
      * of 16385. */
     .check_sizes = { 64, 64 * 1000, 64 * 4099, 64 * 65540, 0 },
+    .size_means = "floats of x, in whole pixels of CH channels",
     .time_size = (size_t)1 << 25, /* 32M floats: 256 MiB read + written */
     .build = register_hog_build,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -19,6 +19,14 @@ enum { BR_BLOCKDIMX, BR_STAGES, BR_STAGE_ITERS, BR_BLOCKS_PER_SM };
 /* Every thread's iteration count is a multiple of 8 (lesson 9's ring) and
  * of STAGE_ITERS, so a stage is never cut short and the baseline's ring
  * divides it too. */
+/* The ring's __shared__ arrays: STAGES stages of STAGE_ITERS * BLOCKDIMX
+ * doubles, and one 8-byte mbarrier per stage. */
+static long bulk_ring_smem(const int *knobs)
+{
+    return 8L * knobs[BR_STAGES] * knobs[BR_STAGE_ITERS] * knobs[BR_BLOCKDIMX] +
+           8L * knobs[BR_STAGES];
+}
+
 static void build_bulk_ring(instance *I, size_t size, const int *knobs,
                             const device_facts *dev)
 {
@@ -54,7 +62,11 @@ static const exercise bulk_ring = {
                   "(STAGES * STAGE_ITERS * BLOCKDIMX * 8 bytes must fit in 48 KB)" },
         [BR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
+    .knob_smem = bulk_ring_smem,
+    .knob_smem_what = "STAGES * STAGE_ITERS * BLOCKDIMX * 8 bytes of ring, and 8 bytes of "
+                      "barrier per stage",
     .check_sizes = PM_RING_CHECK_SIZES,
+    .size_means = "doubles asked for, in whole rounds per block",
     .time_size = PM_TIME_SIZE,
     .build = build_bulk_ring,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -82,6 +82,7 @@ static const exercise coefficients = {
     .kernel = "coefficients",
     .explained_in = "lessons/lesson13-constant-memory.md, section \"Constant memory\"",
     .check_sizes = C_CHECK_SIZES,
+    .size_means = "n, the length of x",
     .time_size = C_TIME_SIZE,
     .build = build_coefficients,
     .rtol = 1e-5,
@@ -161,6 +162,7 @@ static const exercise lookup = {
     .explained_in = "lessons/lesson13-constant-memory.md, section \"When constant memory is "
                     "slow\"",
     .check_sizes = C_CHECK_SIZES,
+    .size_means = "n, the length of x",
     .time_size = C_TIME_SIZE,
     .build = build_lookup,
     .rtol = 1e-5,

@@ -96,6 +96,7 @@ static const exercise ex_softmax = {
     .explained_in = "lessons/lesson15-capstone.md, sections \"Measure first\" and "
                     "\"Choosing a route\"",
     .check_sizes = {1, 33, 300, 1000, 4097},
+    .size_means = "rows, of 1 to 512 columns (256 when timed)",
     .time_size = SM_TIME_ROWS,
     .build = build_softmax,
     /* Outputs lie in (0, 1] and sum to 1 per row; expf and a float sum of

@@ -75,6 +75,7 @@ static const exercise ex_mapping = {
      * once (more than the 50 MB L2, which the grader also flushes before
      * every launch); A and B are 128 and 160 KiB. */
     .check_sizes = {1, 33, 100, 777},
+    .size_means = "M: C is M x (M + M/4 + 3)",
     .time_size = 4096,
     .build = build_mapping,
     .rtol = 1e-5,
@@ -130,6 +131,7 @@ static const exercise ex_transpose = {
     .kernel = "transpose",
     .explained_in = "lessons/lesson2-coalescing.md, sections \"A transpose through shared memory\" and \"Staging a tile\"",
     .check_sizes = {1, 31, 100, 257, 1000},
+    .size_means = "rows: the matrix is rows x (rows + rows/4)",
     .time_size = 4096,
     .build = build_transpose,
     .rtol = 0.0,   /* a transpose moves values, it computes nothing */

@@ -79,6 +79,7 @@ static const exercise ex_unroll = {
           .what = "loads each thread issues before using the first (1..32)" },
     },
     .check_sizes = SUM_SIZES,
+    .size_means = "n, the length of x",
     .time_size = SUM_TIME,
     .build = build_sums,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -109,6 +110,7 @@ static const exercise ex_vector_loads = {
     .kernel = "block_sums",
     .explained_in = "lessons/lesson4-unrolling.md, section \"Wider loads\"",
     .check_sizes = SUM_SIZES,
+    .size_means = "n, the length of x",
     .time_size = SUM_TIME,
     .build = build_sums,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -120,11 +122,12 @@ static const exercise ex_vector_loads = {
     .bar_share = 0.5,
     .bar_floor = 1.8,
     .checks = {
-        PTX_HAS(".v4.", KNOCK_VECTOR,
-            "The PTX has no 4-wide load (ld.global.v4.f32 or ld.global.nc.v4.f32), so "
-            "each load instruction still brings 4 bytes per thread. Read the data "
-            "through a const float4 pointer (reinterpret_cast<const float4 *>(x + begin), "
-            "which is 16-byte aligned here) so one instruction brings 16 bytes "
+        MIN_LOAD_BYTES(16, KNOCK_VECTOR,
+            "This exercise asks for 4-wide loads of floats, 16 bytes per thread in one "
+            "instruction (ld.global.v4.f32 or ld.global.nc.v4.f32 in the PTX): each load "
+            "then keeps four times the bytes of a plain float load in flight (a float2 "
+            "brings 8, twice). Read the data through a const float4 pointer "
+            "(reinterpret_cast<const float4 *>(x + begin), which is 16-byte aligned here) "
             "(lesson 4, \"Wider loads\")."),
         MAX_LOCAL_BYTES(0,
             "The kernel uses local memory (a stack frame or spills): some per-thread "

@@ -35,6 +35,11 @@
 #define PTX_LACKS(text_, why_) \
     { .kind = CHECK_PTX_LACKS, .text = (text_), .why = (why_) }
 
+/* One global load instruction of the PTX brings n_ bytes per thread or more
+ * (ld.global.v4.f32: 16); the student reads the width the PTX has. */
+#define MIN_LOAD_BYTES(n_, knock_, why_) \
+    { .kind = CHECK_MIN_LOAD_BYTES, .value = (n_), .knock = (knock_), .why = (why_) }
+
 /* Registers per thread <= n_. */
 #define MAX_REGS(n_, why_) \
     { .kind = CHECK_MAX_REGS, .value = (n_), .why = (why_) }

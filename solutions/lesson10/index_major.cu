@@ -13,6 +13,16 @@
  * This is what NVIDIA, 2022 leaves as an exercise: the speed of the padded
  * buffer without its extra shared memory.
  */
+
+/* Knob defaults, the ones grader/specs/lesson10.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 8
+#endif
+
 #include <cuda_pipeline.h>
 
 __device__ __forceinline__ double work(double x)

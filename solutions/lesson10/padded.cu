@@ -17,6 +17,16 @@
  * thread's slots to other banks, at the cost of PADDING * BLOCKDIMX doubles
  * of shared memory per block.
  */
+
+/* Knob defaults, the ones grader/specs/lesson10.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 8
+#endif
+
 #include <cuda_pipeline.h>
 
 /* 10b times its kernel against this one; it has no PADDING knob of its own. */

@@ -16,6 +16,15 @@
  * prefetch. The guard keeps the prefetch inside this block's chunk.
  */
 
+/* Knob defaults, the ones grader/specs/lesson11.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef L2DIST
+#define L2DIST 4
+#endif
+
 __device__ __forceinline__ double work(double x)
 {
     return exp(x);

@@ -12,6 +12,19 @@
  * register and no shared memory: L2 (50 MB on an H100) holds what the ring
  * has no room for. One thread per 128-byte line issues it.
  */
+
+/* Knob defaults, the ones grader/specs/lesson11.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 2
+#endif
+#ifndef L2DIST
+#define L2DIST 8
+#endif
+
 #include <cuda_pipeline.h>
 
 __device__ __forceinline__ double work(double x)

@@ -26,6 +26,18 @@
  * the fill stops at the last stage.
  */
 
+/* Knob defaults, the ones grader/specs/lesson12.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef STAGES
+#define STAGES 4
+#endif
+#ifndef STAGE_ITERS
+#define STAGE_ITERS 4
+#endif
+
 __device__ __forceinline__ double work(double x)
 {
     return exp(x);

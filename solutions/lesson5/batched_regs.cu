@@ -12,6 +12,12 @@
  * never reaches past the thread's last element.
  */
 
+/* Knob defaults, the ones grader/specs/lesson5.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+
 __device__ __forceinline__ double work(double x)
 {
     return exp(x);

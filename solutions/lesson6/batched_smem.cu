@@ -15,6 +15,18 @@
  * PDIST, so a batch never reaches past the thread's last element.
  */
 
+/* Knob defaults, the ones grader/specs/lesson6.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 8
+#endif
+#ifndef PADDING
+#define PADDING 0
+#endif
+
 __device__ __forceinline__ double work(double x)
 {
     return exp(x);

@@ -19,6 +19,15 @@
  * registers per thread.
  */
 
+/* Knob defaults, the ones grader/specs/lesson7.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 8
+#endif
+
 __device__ __forceinline__ double work(double x)
 {
     return exp(x);

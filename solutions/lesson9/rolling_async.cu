@@ -22,6 +22,16 @@
  * Each thread copies into and reads from only its own slots, so no
  * __syncthreads() is needed.
  */
+
+/* Knob defaults, the ones grader/specs/lesson9.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 8
+#endif
+
 #include <cuda_pipeline.h>
 
 __device__ __forceinline__ double work(double x)

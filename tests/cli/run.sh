@@ -429,5 +429,22 @@ if command -v script >/dev/null; then
     else bad "class on a terminal rewrites its progress line" "$T/class-tty.out"; fi
 fi
 
+# ---- the grader's build: quiet, one line, errors shown; V=1 the commands -----
+# One object into a scratch build folder: what a first make check shows.
+Q=$T/quiet
+obj=obj/grader/core/stats.o
+smake BUILD="$Q/a" "$Q/a/$obj" >$o 2>&1; status "quiet build" $? 0 $o
+has "quiet build: one line" $o "building the grader (once; V=1 shows the commands)"
+lacks "quiet build: no command lines" $o " -c -o "
+[ "$(wc -l <$o)" -eq 1 ] && pass=$((pass + 1)) || bad "quiet build: more than one line" $o
+smake BUILD="$Q/a" "$Q/a/obj/grader/core/clock.o" >$o 2>&1
+lacks "quiet build: once per build, not per file" $o "building the grader"
+smake BUILD="$Q/b" "$Q/b/$obj" V=1 >$o 2>&1; status "V=1 build" $? 0 $o
+has "V=1: the compiler's command" $o " -c -o $Q/b/$obj grader/core/stats.c"
+lacks "V=1: no banner" $o "building the grader"
+smake BUILD="$Q/c" "$Q/c/$obj" CFLAGS="-include /nonexistent/quiet-test.h" >$o 2>&1
+status "quiet build, a compile error" $? 2 $o
+has "quiet build: the error shows" $o "quiet-test.h"
+
 echo "cli: $pass checks passed, $fail failed"
 [ $fail -eq 0 ]

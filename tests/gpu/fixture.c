@@ -68,6 +68,7 @@ static int store(fixture *f, const char *key, const char *value, int *lesson_set
         {"message", f->message, sizeof f->message},    {"nvrtc", f->nvrtc, sizeof f->nvrtc},
         {"secret", f->secret, sizeof f->secret},       {"env", f->env, sizeof f->env},
         {"set", f->set, sizeof f->set},                {"rule", f->rule, sizeof f->rule},
+        {"diagnosis", f->diagnosis, sizeof f->diagnosis},
     };
     if (!strcmp(key, "lesson")) {
         char *end;

@@ -22,6 +22,10 @@
  *   set:      PDIST=2              optional: knobs, as make check PDIST=2 sets them
  *   rule:     trust-source: ...    optional: which rule decides the outcome (for
  *                                  people reading a failure)
+ *   diagnosis: copy_of_pending_load  optional: a pattern of rules/diagnose.h
+ *                                  (its diagnose_name) the report must name: the
+ *                                  CPU suite finds it in the fixture's PTX, the
+ *                                  GPU suite in the JSON report's "diagnoses"
  *
  * The CPU suite (tests/unit/test_fixtures.c) checks every expect file and
  * the nvrtc line; the GPU suite (tests/gpu/test_gpu.c) grades every fixture
@@ -52,6 +56,7 @@ typedef struct fixture {
     char env[128];          /* "" or NAME=value */
     char set[128];          /* "" or KNOB=value[ KNOB=value...] */
     char rule[256];
+    char diagnosis[64];     /* "" or a diagnose_name() */
     char error[640];        /* why the expect file is not well formed */
 } fixture;
 

@@ -48,6 +48,7 @@ typedef struct record {
     double latency_ns;      /* the device-memory latency, where measured */
     int has_latency;
     char message[1024];
+    char diagnoses[256];    /* the JSON's "diagnoses" list, as written */
 } record;
 
 static int json_str(const char *line, const char *key, char *out, size_t len)
@@ -108,6 +109,10 @@ static int read_report(const char *path, record *recs, int max)
         r->bar = json_num(line, "bar", &found);
         r->timed &= found;
         r->latency_ns = json_num(line, "latency_ns", &r->has_latency);
+        const char *dg = strstr(line, "\"diagnoses\": [");
+        if (dg)
+            snprintf(r->diagnoses, sizeof r->diagnoses, "%.*s",
+                     (int)strcspn(dg + 14, "]"), dg + 14);
     }
     fclose(f);
     return n;
@@ -308,6 +313,12 @@ START_TEST(fixture_gets_its_verdict)
     if (!strcmp(want, f->outcome))
         ck_assert_msg(strstr(r->message, f->message) != NULL, "%s: message lacks '%s': %s",
                       f->id, f->message, r->message);
+    if (!strcmp(want, f->outcome) && f->diagnosis[0]) {
+        char quoted[80];
+        snprintf(quoted, sizeof quoted, "\"%s\"", f->diagnosis);
+        ck_assert_msg(strstr(r->diagnoses, quoted) != NULL, "%s: the report names no %s "
+                      "(diagnoses: [%s])", f->id, f->diagnosis, r->diagnoses);
+    }
     /* The grader's exit status: 0 when nothing failed (an accepted answer's
      * PASS, or SKIPPED on a GPU too old), 1 for any failing verdict. */
     int passes = !strcmp(want, "SKIPPED") || !strcmp(want, "PASS");

@@ -24,6 +24,7 @@ Suite *compile_warm_suite(void);
 Suite *cheats_suite(void);
 Suite *occupancy_suite(void);
 Suite *nogpu_suite(void);
+Suite *stub_lines_suite(void);
 Suite *knobs_suite(void);
 Suite *progress_suite(void);
 Suite *progress_hand_suite(void);

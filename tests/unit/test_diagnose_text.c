@@ -492,15 +492,23 @@ START_TEST(what_the_report_says)
     ck_assert_str_eq(diagnose_name(DIAG_L2_PREFETCH_IN_STEP), "l2_prefetch_in_current_step");
     ck_assert_ptr_null(diagnose_name(0));
     ck_assert_ptr_null(diagnose_name(DIAG_COPY_OF_LOAD | DIAG_MBARRIER_WAIT));
-    ck_assert_ptr_null(diagnose_name(1u << 4));
+    ck_assert_str_eq(diagnose_name(DIAG_L2_PREFETCH_BEFORE_WAIT), "l2_prefetch_before_wait");
+    ck_assert_str_eq(diagnose_name(DIAG_THREAD_MAJOR_RING), "thread_major_ring");
+    ck_assert_ptr_null(diagnose_name(1u << 6));
 
-    const char *out[4] = {NULL};
+    const char *out[6] = {NULL};
     unsigned all = DIAG_COPY_OF_LOAD | DIAG_WAIT_DEPTH_SWITCH | DIAG_MBARRIER_WAIT |
-                   DIAG_L2_PREFETCH_IN_STEP;
-    ck_assert_int_eq(diagnose_hints(all, out, 4), 3);
+                   DIAG_L2_PREFETCH_IN_STEP | DIAG_L2_PREFETCH_BEFORE_WAIT |
+                   DIAG_THREAD_MAJOR_RING;
+    ck_assert_int_eq(diagnose_hints(all, out, 6), 5);
+    ck_assert_ptr_nonnull(strstr(out[4], "a thread-major ring in shared memory"));
     ck_assert_ptr_nonnull(strstr(out[0], "a register copied from a pending load"));
     ck_assert_ptr_nonnull(strstr(out[1], "a wait depth chosen at run time"));
     ck_assert_ptr_nonnull(strstr(out[2], "an L2 prefetch that lands in the current iteration"));
+    ck_assert_ptr_nonnull(strstr(out[3], "an L2 prefetch before the iteration's wait"));
+    ck_assert_int_eq(diagnose_hints(DIAG_L2_PREFETCH_BEFORE_WAIT, out, 4), 1);
+    ck_assert_ptr_nonnull(strstr(out[0], "issue the refill copy and __pipeline_commit() "
+                                          "right after it, then the prefetch"));
     ck_assert_int_eq(diagnose_hints(all, out, 2), 2);
     ck_assert_int_eq(diagnose_hints(all, out, 0), 0);
     ck_assert_int_eq(diagnose_hints(DIAG_MBARRIER_WAIT, out, 4), 0);
@@ -516,6 +524,127 @@ START_TEST(what_the_report_says)
     ck_assert_ptr_nonnull(strstr(diagnose_hang(0), "exit condition"));
     ck_assert_ptr_nonnull(strstr(diagnose_hang_try(DIAG_MBARRIER_WAIT), "lesson%d"));
     ck_assert_ptr_null(diagnose_hang_try(DIAG_L2_PREFETCH_IN_STEP | DIAG_COPY_OF_LOAD));
+}
+END_TEST
+
+/* ---- an L2 prefetch before the iteration's wait (lesson 11b) ------------ */
+
+/* A ring loop of lesson 11b as NVVM writes it, its statements in the order
+ * given: P the prefetch, W the wait, C the copy, M the commit, X the work. */
+static const char *ring11b(const char *order)
+{
+    static char rb[1 << 13];
+    size_t n = (size_t)snprintf(rb, sizeof rb, ".visible .entry short_ring()\n{\n"
+                                "\tcp.async.ca.shared.global [%%r15], [%%rd12], 8, 8;\n"
+                                "\tcp.async.commit_group;\n"
+                                "\tprefetch.global.L2 [%%rd30];\n$L__BB0_2:\n");
+    for (const char *o = order; *o; o++) {
+        const char *st = *o == 'P' ? "\t@%p4 bra $L__BB0_4;\n\tprefetch.global.L2 [%rd35];\n"
+                                     "$L__BB0_4:\n"
+                       : *o == 'W' ? "\tcp.async.wait_group 1;\n"
+                       : *o == 'C' ? "\tcp.async.ca.shared.global [%r8], [%rd34], 8, 8;\n"
+                       : *o == 'M' ? "\tcp.async.commit_group;\n"
+                       : *o == 'A' ? "\tcp.async.wait_all;\n"
+                       : *o == 'L' ? "\tprefetch.global.L1 [%rd35];\n"
+                                   : "\tfma.rn.f64 %fd1, %fd2, %fd3, %fd1;\n";
+        n += (size_t)snprintf(rb + n, sizeof rb - n, "%s", st);
+    }
+    snprintf(rb + n, sizeof rb - n, "\t@%%p9 bra $L__BB0_2;\n\tcp.async.wait_group 0;\n"
+             "\tprefetch.global.L2 [%%rd36];\n\tret;\n}\n");
+    return rb;
+}
+
+START_TEST(prefetch_before_the_wait)
+{
+    static const struct {
+        const char *order;
+        unsigned want;
+    } cases[] = {
+        {"PWCMX", DIAG_L2_PREFETCH_BEFORE_WAIT},    /* the learner's top of the loop */
+        {"XPWCMX", DIAG_L2_PREFETCH_BEFORE_WAIT},   /* work, then prefetch, then wait */
+        {"PWCMPX", DIAG_L2_PREFETCH_BEFORE_WAIT},   /* one before, one after */
+        {"CMXPW", DIAG_L2_PREFETCH_BEFORE_WAIT},    /* the wait at the bottom, after it */
+        {"WCMPX", 0},                               /* the reference */
+        {"WPCMX", 0},                               /* after the wait, before the copy */
+        {"WXCMP", 0},
+        {"WCMXP", 0},                               /* at the end of the body: 1.60x */
+        {"PCMX", 0},                                /* no wait in the loop */
+        {"PACMX", 0},                               /* wait_all is not a group wait */
+        {"LWCMX", 0},                               /* an L1 prefetch */
+        {"WCMX", 0},                                /* no prefetch in the loop */
+        {"", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        ck_assert_msg(diags(ring11b(cases[k].order)) == cases[k].want, "%s: %u",
+                      cases[k].order, diags(ring11b(cases[k].order)));
+    /* In a comment, the prefetch is no statement. */
+    snprintf(buf, sizeof buf, "%s", ring11b("WCMX"));
+    char *w = strstr(buf, "\tcp.async.wait_group 1;");
+    char tail[4096];
+    snprintf(tail, sizeof tail, "%s", w);
+    snprintf(w, sizeof buf - (size_t)(w - buf), "\t// prefetch.global.L2 [%%rd1];\n%s", tail);
+    ck_assert_uint_eq(diags(buf), 0);
+}
+END_TEST
+
+/* ---- a thread-major ring in shared memory (lesson 10) ------------------ */
+
+/* Lesson 10's loop as NVVM writes it: the slot's address is the buffer
+ * plus threadIdx.x shifted by `tid_shift` plus the slot's offset, read by
+ * `load`. */
+static const char *ring10(int tid_shift, const char *load)
+{
+    static char rb[1 << 12];
+    snprintf(rb, sizeof rb, ".visible .entry rolling_async()\n{\n"
+             "\tmov.u32 \t%%r48, %%tid.x;\n\tshl.b32 \t%%r22, %%r48, %d;\n"
+             "\tmov.u32 \t%%r23, _ZZ13rolling_asyncE3buf;\n\tadd.s32 \t%%r13, %%r23, %%r22;\n"
+             "$L__BB0_2:\n\tcp.async.wait_group 7;\n\tshl.b32 \t%%r33, %%r49, 3;\n"
+             "\tand.b32 \t%%r34, %%r33, 56;\n\tadd.s32 \t%%r6, %%r13, %%r34;\n"
+             "\t%s \t%%fd2, [%%r6];\n\tadd.s32 \t%%r49, %%r49, 1;\n\t@%%p6 bra \t$L__BB0_2;\n"
+             "\tret;\n}\n", tid_shift, load);
+    return rb;
+}
+
+START_TEST(thread_major_ring)
+{
+    static const struct {
+        int shift;              /* threadIdx.x << shift bytes */
+        const char *load;
+        unsigned want;
+    } cases[] = {
+        {6, "ld.shared.f64", DIAG_THREAD_MAJOR_RING},   /* PDIST 8: 8 doubles apart */
+        {4, "ld.shared.f64", DIAG_THREAD_MAJOR_RING},   /* PDIST 2 */
+        {7, "ld.shared.f64", DIAG_THREAD_MAJOR_RING},
+        {3, "ld.shared.f64", 0},                        /* index-major: 1 double apart */
+        {3, "ld.shared.f32", DIAG_THREAD_MAJOR_RING},   /* 2 floats apart */
+        {2, "ld.shared.f32", 0},
+        {4, "ld.shared.v2.f64", 0},                     /* 16-byte reads, 16 apart */
+        {5, "ld.shared.v2.f64", DIAG_THREAD_MAJOR_RING},
+        {6, "ld.global.f64", 0},                        /* not shared memory */
+        {6, "st.shared.f64", 0},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++)
+        ck_assert_msg(diags(ring10(cases[k].shift, cases[k].load)) == cases[k].want,
+                      "<< %d, %s: %u", cases[k].shift, cases[k].load,
+                      diags(ring10(cases[k].shift, cases[k].load)));
+    /* An odd stride, a padded buffer: 9 doubles = 72 bytes apart. */
+    snprintf(buf, sizeof buf, "%s", ring10(6, "ld.shared.f64"));
+    char *at = strstr(buf, "\tshl.b32 \t%r22, %r48, 6;");
+    ck_assert_ptr_nonnull(at);
+    memcpy(at, "\tmul.lo.s32 %r22, %r48,72;", strlen("\tshl.b32 \t%r22, %r48, 6;"));
+    ck_assert_uint_eq(diags(buf), 0);
+    /* Only in lessons 10 and 11: lessons 8, 9 and 12's stub keep their rings
+     * thread-major. */
+    static const struct {
+        int lesson;
+        unsigned want;
+    } lessons[] = {{8, 0}, {9, 0}, {10, DIAG_THREAD_MAJOR_RING}, {11, DIAG_THREAD_MAJOR_RING},
+                   {12, 0}, {13, 0}};
+    for (size_t k = 0; k < sizeof lessons / sizeof *lessons; k++) {
+        exercise ex = {.lesson = lessons[k].lesson, .name = "x"};
+        ck_assert_msg(diagnose_exercise(&ex, ring10(6, "ld.shared.f64")) == lessons[k].want,
+                      "lesson %d", lessons[k].lesson);
+    }
 }
 END_TEST
 
@@ -562,6 +691,8 @@ Suite *diagnose_text_suite(void)
     tcase_add_test(tc, step_through_an_index);
     tcase_add_test(tc, limits_of_the_forms);
     tcase_add_test(tc, mbarrier_waits);
+    tcase_add_test(tc, prefetch_before_the_wait);
+    tcase_add_test(tc, thread_major_ring);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("report");

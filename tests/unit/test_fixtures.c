@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "compile.h"
+#include "diagnose.h"
 #include "fixture.h"
 #include "result.h"
 #include "shim_headers.h"
@@ -234,16 +235,25 @@ static enum nvrtc_says nvrtc_alone(const char *path, const exercise *ex, const i
          : WEXITSTATUS(status) == 1 ? SAYS_FAILS : SAYS_BROKEN;
 }
 
-START_TEST(nvrtc_does_what_expect_says)
+/* Fixture f's exercise, its knobs and the path of its kernel file. */
+static const exercise *fixture_kernel(const fixture *f, int knobs[MAX_KNOBS], char *path,
+                                      size_t len)
 {
-    const fixture *f = &all[_i];
     ck_assert_msg(!f->error[0], "%s", f->error);
     const exercise *ex = find_exercise(f->lesson, f->exercise);
     ck_assert_msg(ex != NULL, "%s: no exercise lesson%d/%s", f->id, f->lesson, f->exercise);
-    int knobs[MAX_KNOBS];
-    char why[256], path[512];
+    char why[256];
     ck_assert_msg(fixture_knobs(f, ex, knobs, why, sizeof why) == 0, "%s: %s", f->id, why);
-    snprintf(path, sizeof path, "%s/%s", f->dir, ex->file);
+    snprintf(path, len, "%s/%s", f->dir, ex->file);
+    return ex;
+}
+
+START_TEST(nvrtc_does_what_expect_says)
+{
+    const fixture *f = &all[_i];
+    int knobs[MAX_KNOBS];
+    char path[512];
+    const exercise *ex = fixture_kernel(f, knobs, path, sizeof path);
     int runaway = !strcmp(f->nvrtc, "runaway");
     /* A runaway must keep NVRTC busy for FIXTURE_RUNAWAY_S of CPU (within
      * the test's 120 s). Anything else is a small file: a minute is far
@@ -253,6 +263,32 @@ START_TEST(nvrtc_does_what_expect_says)
     ck_assert_msg(!strcmp(said(s), f->nvrtc), "%s: expect says nvrtc: %s, but NVRTC %s%s",
                   f->id, f->nvrtc, s == SAYS_BUSY ? "was still compiling after " : "",
                   s == SAYS_BUSY ? (runaway ? "the limit" : "60 s") : said(s));
+}
+END_TEST
+
+/* A fixture that names a diagnosis: the grader's finder sees it in the
+ * fixture's own PTX (sm_90, its knobs), so the GPU suite's check of the
+ * report's "diagnoses" can fail only for the report's sake. */
+START_TEST(diagnosis_is_in_the_ptx)
+{
+    const fixture *f = &all[_i];
+    if (!f->diagnosis[0])
+        return;
+    int knobs[MAX_KNOBS];
+    char path[512];
+    const exercise *ex = fixture_kernel(f, knobs, path, sizeof path);
+    compiled c;
+    compile_file(path, ex, ex->kernel, knobs, 90, &c);
+    ck_assert_msg(c.ok, "%s: %s", f->id, c.error);
+    unsigned d = diagnose_exercise(ex, c.ptx), named = 0;
+    compiled_free(&c);
+    for (unsigned bit = 1; bit; bit <<= 1)
+        if (diagnose_name(bit) && !strcmp(diagnose_name(bit), f->diagnosis))
+            named = bit;
+    ck_assert_msg(named, "%s: diagnosis: '%s' is no pattern of diagnose.h", f->id,
+                  f->diagnosis);
+    ck_assert_msg(d & named, "%s: the PTX does not show %s (diagnoses %u)", f->id, f->diagnosis,
+                  d);
 }
 END_TEST
 
@@ -268,6 +304,7 @@ Suite *fixtures_suite(void)
     tc = tcase_create("nvrtc");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, nvrtc_does_what_expect_says, 0, n);
+    tcase_add_loop_test(tc, diagnosis_is_in_the_ptx, 0, n);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -762,8 +762,9 @@ END_TEST
 START_TEST(verdicts_without_a_gpu)
 {
     static const char *const want[] = {
-        "Your kernel compiles for sm_90. This exercise has no mechanism check; whether it is "
-        "right and fast needs an NVIDIA GPU.",
+        "Your kernel compiles for sm_90. This exercise has no mechanism check, so without a "
+        "GPU the untouched stub and a finished kernel both read CHECKED: whether it is right "
+        "and fast needs an NVIDIA GPU.",
         "Your kernel compiles for sm_90, "
         "and its mechanism check holds (listed below). That is not a pass: whether it is right "
         "and fast needs an NVIDIA GPU.",

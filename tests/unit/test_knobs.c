@@ -91,6 +91,55 @@ START_TEST(bad_values_name_the_knob)
 }
 END_TEST
 
+/* Knobs each in range can still ask, together, for more shared memory than
+ * a block may declare (48 KB): refused before grading, with the knobs as
+ * typed and the bytes (issue 26: lesson 12 took BLOCKDIMX=256 STAGES=8
+ * STAGE_ITERS=4 and reported COMPILE). The spec's own size (lesson 12's
+ * knob_smem) or its shared-memory check's (lesson 10a). */
+START_TEST(combinations_that_do_not_fit)
+{
+    static const struct {
+        int lesson;
+        const char *set, *says;     /* says: "" when accepted */
+    } cases[] = {
+        {12, "BLOCKDIMX=256 STAGES=8 STAGE_ITERS=4", "BLOCKDIMX=256 STAGES=8 STAGE_ITERS=4 "
+         "together are not allowed for lesson12/bulk_ring: they make a block declare 65600 "
+         "bytes of shared memory (STAGES * STAGE_ITERS * BLOCKDIMX * 8 bytes of ring"},
+        {12, "STAGES=8 STAGE_ITERS=8", "more than the 48 KB (49152 bytes)"},
+        {12, "BLOCKDIMX=256 STAGES=6 STAGE_ITERS=4", "49200 bytes"},   /* the barriers too */
+        {12, "BLOCKDIMX=256 STAGES=5 STAGE_ITERS=4", ""},
+        {12, "STAGES=8 STAGE_ITERS=4", ""},
+        {10, "PADDING=16 PDIST=16 BLOCKDIMX=256", "PADDING=16 PDIST=16 BLOCKDIMX=256 together "
+         "are not allowed for lesson10/padded: they make a block declare 65536 bytes"},
+        {10, "PADDING=8 PDIST=16 BLOCKDIMX=256", ""},                  /* 49152: just fits */
+        {3, "TILE=32", ""},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        knob_settings ks = {.n = 0};
+        char set[128], e[256], err[2048] = "";
+        snprintf(set, sizeof set, "%s", cases[c].set);
+        for (char *t = strtok(set, " "); t; t = strtok(NULL, " "))
+            ck_assert_int_eq(knob_settings_add(&ks, t, e, sizeof e), 0);
+        const exercise *sel[16];
+        int n = 0;
+        for (const exercise *const *x = lesson_exercises[cases[c].lesson]; *x && n < 16; x++)
+            sel[n++] = *x;
+        int rc = knob_settings_check(&ks, sel, n, err, sizeof err);
+        ck_assert_msg(rc == (cases[c].says[0] ? -1 : 0), "%s: %d %s", cases[c].set, rc, err);
+        ck_assert_msg(strstr(err, cases[c].says), "%s: '%s' lacks '%s'", cases[c].set, err,
+                      cases[c].says);
+        if (rc)
+            SAYS(err, "Nothing was graded.");
+        /* The one-exercise path (a sweep) refuses the same. */
+        int knobs[MAX_KNOBS];
+        err[0] = 0;
+        rc = knob_values_checked(sel[0], &ks, knobs, err, sizeof err);
+        ck_assert_msg(rc == (cases[c].says[0] ? -1 : 0), "%s: %d %s", cases[c].set, rc, err);
+        ck_assert_msg(strstr(err, cases[c].says), "%s: '%s'", cases[c].set, err);
+    }
+}
+END_TEST
+
 START_TEST(add_rejects_malformed)
 {
     knob_settings ks = {.n = 0};
@@ -456,6 +505,7 @@ Suite *knobs_suite(void)
     tcase_add_test(tc, not_a_knob_of_this_lesson);
     tcase_add_test(tc, misspelt_or_unknown);
     tcase_add_test(tc, bad_values_name_the_knob);
+    tcase_add_test(tc, combinations_that_do_not_fit);
     tcase_add_test(tc, add_rejects_malformed);
     tcase_add_test(tc, values_and_text);
     tcase_add_test(tc, near_names);

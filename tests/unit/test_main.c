@@ -33,6 +33,7 @@ static const struct {
     {.name = "cheats", .make = cheats_suite},
     {.name = "occupancy", .make = occupancy_suite},
     {.name = "nogpu", .make = nogpu_suite},
+    {.name = "stub_lines", .make = stub_lines_suite},
     {.name = "knobs", .make = knobs_suite},
     {.name = "progress", .make = progress_suite},
     {.name = "fixtures", .make = fixtures_suite},

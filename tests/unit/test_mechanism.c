@@ -4,6 +4,7 @@
  * at once.
  *
  *   CK_RUN_SUITE=mechanism build/tests/unit_tests */
+#include <stdio.h>
 #include <string.h>
 #include "mechanism.h"
 #include "suites.h"
@@ -55,6 +56,55 @@ START_TEST(ptx_has)
     /* No PTX at all cannot have anything. */
     c.ptx = NULL;
     ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+}
+END_TEST
+
+/* The load width: the widest global load's bytes per thread, read from
+ * its opcode (vector count times type size), whatever its qualifiers; a
+ * load in a comment, of another space or glued to a word is no load. */
+START_TEST(min_load_bytes)
+{
+    static const struct {
+        const char *ptx;
+        long want;
+        enum check_state state;
+        const char *what;
+    } cases[] = {
+        {"\tld.global.nc.v4.f32 \t{%f1, %f2, %f3, %f4}, [%rd1];\n", 16, CS_HOLDS,
+         "(ld.global.nc.v4.f32) brings 16 bytes per thread; this exercise asks for at least 16"},
+        {"\tld.global.nc.v2.f32 \t{%f1, %f2}, [%rd1];\n", 16, CS_FAILS,
+         "(ld.global.nc.v2.f32) brings 8 bytes per thread; this exercise asks for 16 in one"},
+        {"\tld.global.f32 %f1, [%rd1];\n\tld.global.v2.f64 {%fd1, %fd2}, [%rd2];\n", 16,
+         CS_HOLDS, "(ld.global.v2.f64) brings 16 bytes"},
+        {"\tld.global.L1::evict_last.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n", 16, CS_HOLDS,
+         "brings 16 bytes"},
+        {"\t@%p1 ld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n", 16, CS_HOLDS,
+         "brings 16 bytes"},
+        {"\tld.global.v4.f16 {%h1, %h2, %h3, %h4}, [%rd1];\n", 16, CS_FAILS,
+         "(ld.global.v4.f16) brings 8 bytes"},
+        {"\tld.global.u8 %rs1, [%rd1];\n", 1, CS_HOLDS, "brings 1 bytes"},
+        {"\tld.global.f32 %f1, [%rd1];\n\t// ld.global.v4.f32 {%f1}, [%rd1];\n", 16, CS_FAILS,
+         "(ld.global.f32) brings 4 bytes"},
+        {"\tld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r1];\n", 16, CS_FAILS,
+         "the PTX has no load from global memory"},
+        {"\txld.global.v4.f32 {%f1, %f2, %f3, %f4}, [%rd1];\n", 16, CS_FAILS,
+         "the PTX has no load from global memory"},
+        {"", 4, CS_FAILS, "the PTX has no load from global memory; this exercise asks for "
+         "loads of 4 bytes per thread"},
+    };
+    resources r = known_res(20, 0, 0, 0, 0);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        char what[256];
+        compiled c = with_ptx(cases[k].ptx);
+        exercise ex = one_check((mech_check){.kind = CHECK_MIN_LOAD_BYTES,
+                                             .value = cases[k].want, .why = "why"});
+        check_result out[MAX_CHECKS];
+        evaluate_checks(&ex, &c, &r, NULL, out);
+        snprintf(what, sizeof what, "%s", out[0].what);
+        ck_assert_msg(out[0].state == cases[k].state, "%s: state %d", cases[k].ptx,
+                      out[0].state);
+        ck_assert_msg(strstr(what, cases[k].what), "%s: %s", cases[k].ptx, what);
+    }
 }
 END_TEST
 
@@ -328,6 +378,7 @@ Suite *mechanism_suite(void)
     Suite *s = suite_create("mechanism");
     TCase *tc = tcase_create("ptx_text");
     tcase_add_test(tc, ptx_has);
+    tcase_add_test(tc, min_load_bytes);
     tcase_add_test(tc, ptx_lacks);
     suite_add_tcase(s, tc);
 

@@ -5,6 +5,7 @@
  * tests/unit/fixtures/nogpu/ (its README says what each one is), the stubs
  * (exercises/) and the solutions (solutions/). */
 #include <string.h>
+#include "diagnose.h"
 #include "knobs.h"
 #include "nogpu.h"
 #include "suites.h"
@@ -43,6 +44,12 @@ static const verdict_case cases[] = {
      CS_HOLDS},
     {1, "register_hog", FIX "wrong_mechanism", NULL, OUT_MECHANISM,
      "bytes of local memory per thread", 1, CS_HOLDS},
+    /* The untouched stubs the no-GPU header names as reading CHECKED
+     * (nogpu_words.c): if one of them comes to fail a check, the header
+     * must change. */
+    {0, "saxpy", "exercises", NULL, OUT_CHECKED,
+     "the untouched stub and a finished kernel both read CHECKED", -1, CS_NOT_EVALUATED},
+    {2, "mapping", "exercises", NULL, OUT_CHECKED, "both read CHECKED", -1, CS_NOT_EVALUATED},
     /* lesson 3: shared memory; bank conflicts themselves need a GPU */
     {3, "bank_conflicts", "exercises", NULL, OUT_CHECKED, "That is not a pass", 0, CS_HOLDS},
     {3, "bank_conflicts", "solutions", NULL, OUT_CHECKED, "the PTX has 'ld.shared'", 0,
@@ -64,6 +71,14 @@ static const verdict_case cases[] = {
     {3, "matmul", FIX "resources", "TILE=32", OUT_RESOURCES, "1024 threads x", -1,
      CS_NOT_EVALUATED},
     {3, "matmul", FIX "missing", NULL, OUT_MISSING, "cannot read", -1, CS_NOT_EVALUATED},
+    /* lesson 4: float2 loads bring 8 bytes per thread; the check says 8 and 16 */
+    {4, "vector_loads", FIX "wrong_mechanism", NULL, OUT_MECHANISM,
+     "the widest global load in the PTX (ld.global.v2.f32) brings 8 bytes per thread; this "
+     "exercise asks for 16 in one instruction", 0, CS_FAILS},
+    {4, "vector_loads", "exercises", NULL, OUT_MECHANISM, "(ld.global.f32) brings 4 bytes per "
+     "thread", 0, CS_FAILS},
+    {4, "vector_loads", "solutions", NULL, OUT_CHECKED, "(ld.global.v4.f32) brings 16 bytes "
+     "per thread; this exercise asks for at least 16", 0, CS_HOLDS},
     /* lesson 7: the ring in registers, not local memory */
     {7, "rolling_regs", "exercises", NULL, OUT_MECHANISM, "bytes of local memory per thread",
      0, CS_FAILS},
@@ -159,6 +174,68 @@ START_TEST(solutions_checked_stubs_compile)
 }
 END_TEST
 
+/* What the PTX shows is said without a GPU too (issue 26): each pattern of
+ * diagnose.h on the tests/gpu/ kernel that has it, on a CHECKED file, and
+ * none on the solutions. */
+static const struct diag_case {
+    int lesson;
+    const char *name, *dir;
+    unsigned want;
+} diag_cases[] = {
+    {7, "rolling_regs", "tests/gpu/faulty/shift_register", DIAG_COPY_OF_LOAD},
+    {9, "rolling_async", "tests/gpu/faulty/consumer_wait", DIAG_WAIT_DEPTH_SWITCH},
+    {11, "l2_prefetch", "tests/gpu/faulty/l2dist_elements", DIAG_L2_PREFETCH_IN_STEP},
+    {11, "short_ring", "tests/gpu/faulty/prefetch_before_wait", DIAG_L2_PREFETCH_BEFORE_WAIT},
+    {10, "index_major", "exercises", DIAG_THREAD_MAJOR_RING},
+    {10, "index_major", "solutions", 0},
+    {9, "rolling_async", "solutions", 0},      /* thread-major by design before lesson 10 */
+    {7, "rolling_regs", "solutions", 0},
+    {11, "l2_prefetch", "solutions", 0},
+    {11, "short_ring", "solutions", 0},
+};
+
+START_TEST(diagnoses_without_gpu)
+{
+    const struct diag_case *c = &diag_cases[_i];
+    verdict_case v = {.lesson = c->lesson, .name = c->name, .dir = c->dir};
+    static result r;
+    check_case(&v, &r);
+    ck_assert_msg(r.outcome == OUT_CHECKED, "lesson%d/%s from %s: %s: %s", c->lesson, c->name,
+                  c->dir, outcome_word(r.outcome), r.message);
+    ck_assert_msg(r.diags == c->want, "lesson%d/%s from %s: diagnoses %u, expected %u",
+                  c->lesson, c->name, c->dir, r.diags, c->want);
+}
+END_TEST
+
+/* The occ column without a GPU is the occupancy of the launch a GPU would
+ * time (its grid at the timing size), not what the resources allow. */
+static const struct occ_case {
+    int lesson;
+    const char *name, *dir;
+    int launch_pct, launch_blocks, allowed_pct;
+} occ_cases[] = {
+    {5, "batched_regs", "solutions", 6, 1, 100},     /* one block per SM */
+    {4, "vector_loads", "solutions", 12, 1, 100},
+    {10, "padded", "solutions", 25, 4, 100},         /* BLOCKS_PER_SM=4 */
+    {1, "shared_hog", "exercises", 25, 4, 25},       /* a big grid: the 48 KB tile binds */
+    {0, "saxpy", "exercises", 100, 8, 100},
+};
+
+START_TEST(launch_occupancy_without_gpu)
+{
+    const struct occ_case *c = &occ_cases[_i];
+    verdict_case v = {.lesson = c->lesson, .name = c->name, .dir = c->dir};
+    static result r;
+    check_case(&v, &r);
+    const resources *s = &r.res[V_STUDENT];
+    ck_assert_msg(s->launch_occupancy_pct == c->launch_pct &&
+                  s->launch_blocks_per_sm == c->launch_blocks &&
+                  s->occupancy_pct == c->allowed_pct, "lesson%d/%s: launch %d%% (%d per SM), "
+                  "resources %d%%", c->lesson, c->name, s->launch_occupancy_pct,
+                  s->launch_blocks_per_sm, s->occupancy_pct);
+}
+END_TEST
+
 Suite *nogpu_suite(void)
 {
     const exercise *all[MAX_REGISTERED];
@@ -167,6 +244,10 @@ Suite *nogpu_suite(void)
     TCase *tc = tcase_create("verdicts");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, verdicts_without_gpu, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_loop_test(tc, diagnoses_without_gpu, 0,
+                        (int)(sizeof diag_cases / sizeof *diag_cases));
+    tcase_add_loop_test(tc, launch_occupancy_without_gpu, 0,
+                        (int)(sizeof occ_cases / sizeof *occ_cases));
     suite_add_tcase(s, tc);
     tc = tcase_create("course_files");
     tcase_set_timeout(tc, 60);

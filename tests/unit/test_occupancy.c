@@ -275,6 +275,47 @@ START_TEST(what_binds_in_words)
 }
 END_TEST
 
+/* The occupancy of a launch: its blocks over the SMs, capped by what the
+ * resources allow (issue 26: one block per SM read 100%, lesson 5 says
+ * 6.25%). On the H100's 132 SMs and 64 warp slots. */
+START_TEST(occupancy_of_a_launch)
+{
+    static const struct {
+        long blocks;
+        int threads, allowed, want_blocks, want_pct;
+    } cases[] = {
+        {132, 128, 16, 1, 6},           /* lesson 5: one 4-warp block per SM */
+        {132, 1024, 2, 1, 50},
+        {133, 128, 16, 2, 12},          /* one SM gets two: rounded up */
+        {528, 128, 16, 4, 25},          /* lesson 10: 4 blocks per SM */
+        {262144, 128, 4, 4, 25},        /* many blocks: the resources bind */
+        {262144, 256, 8, 8, 100},
+        {1, 256, 8, 1, 12},             /* fewer blocks than SMs: one on the busiest */
+        {0, 256, 8, 0, 0},
+        {132, 100, 16, 1, 6},           /* a partial warp takes a whole slot */
+        {132, 128, 0, 0, 0},            /* nothing fits */
+    };
+    device_facts h100;
+    calibration_device(&h100);
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        int b = -7;
+        int pct = occupancy_of_launch(&h100, cases[k].blocks, cases[k].threads,
+                                      cases[k].allowed, &b);
+        ck_assert_msg(pct == cases[k].want_pct && b == cases[k].want_blocks,
+                      "%ld blocks of %d, %d allowed: %d per SM, %d%%", cases[k].blocks,
+                      cases[k].threads, cases[k].allowed, b, pct);
+    }
+    /* Missing figures: -1, and no blocks. */
+    int b = -7;
+    ck_assert_int_eq(occupancy_of_launch(&h100, 132, 0, 4, &b), -1);
+    ck_assert_int_eq(b, 0);
+    ck_assert_int_eq(occupancy_of_launch(&h100, 132, 128, -1, &b), -1);
+    device_facts none = h100;
+    none.sm_count = 0;
+    ck_assert_int_eq(occupancy_of_launch(&none, 132, 128, 4, &b), -1);
+}
+END_TEST
+
 Suite *occupancy_suite(void)
 {
     Suite *s = suite_create("occupancy");
@@ -288,6 +329,7 @@ Suite *occupancy_suite(void)
     tcase_add_test(tc, why_a_block_does_not_fit);
     tcase_add_test(tc, no_threads_no_figure);
     tcase_add_test(tc, what_binds_in_words);
+    tcase_add_test(tc, occupancy_of_a_launch);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -177,6 +177,27 @@ START_TEST(missing_mechanism_is_named_with_the_speed)
     expect(&r, OUT_PASS, NULL);
     ck_assert_int_eq(r.res[V_STUDENT].regs, 40);
     ck_assert_int_eq(r.res[V_STUDENT].occupancy_pct, 75);  /* 6 blocks of 256 */
+    /* The occ column: the timed launch's 16 blocks on 132 SMs, one per SM. */
+    ck_assert_int_eq(r.res[V_STUDENT].launch_blocks_per_sm, 1);
+    ck_assert_int_eq(r.res[V_STUDENT].launch_occupancy_pct, 12);
+}
+END_TEST
+
+/* The occ column reports the launch that is timed, not the small ones
+ * that check correctness: 396 blocks of 256 on 132 SMs are 3 per SM
+ * (37%), where the checks' single block is 1. */
+START_TEST(occupancy_of_the_timed_launch)
+{
+    exercise ex = t_axpy;
+    ex.time_size = 256 * 132 * 3;
+    result r;
+    t_student = 0.012;
+    use_kernels(&ex, axpy_timed);
+    grade_host(&ex, 0, &r);
+    expect(&r, OUT_PASS, NULL);
+    ck_assert_int_eq(r.res[V_STUDENT].launch_blocks_per_sm, 3);
+    ck_assert_int_eq(r.res[V_STUDENT].launch_occupancy_pct, 37);
+    ck_assert_int_eq(r.res[V_BASELINE].launch_blocks_per_sm, 3);
 }
 END_TEST
 
@@ -457,6 +478,7 @@ Suite *pipeline_suite(void)
     tcase_add_test(tc, match_solution_bar);
     tcase_add_test(tc, latency_measured_where_latency_bound);
     tcase_add_test(tc, missing_mechanism_is_named_with_the_speed);
+    tcase_add_test(tc, occupancy_of_the_timed_launch);
     tcase_add_test(tc, constants_reach_every_launch);
     tcase_add_test(tc, missing_constant_is_named);
     tcase_set_timeout(tc, 60);

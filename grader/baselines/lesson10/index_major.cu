@@ -14,6 +14,12 @@
  * its own: this is the loop as written, one element per trip.
  */
 
+/* Knob defaults, the ones grader/specs/lesson10.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+
 /* The work on one element. exp() rather than sin(): sin(double) keeps a
  * local array for the rare huge arguments, which would give even this loop a
  * stack frame and blur the local-memory checks of lesson 7. */

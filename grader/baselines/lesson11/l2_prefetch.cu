@@ -10,6 +10,12 @@
  * BLOCKDIMX threads per SM: each load waits a full trip to device memory.
  */
 
+/* Knob defaults, the ones grader/specs/lesson11.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+
 __device__ __forceinline__ double work(double x)
 {
     return exp(x);

@@ -8,6 +8,16 @@
  * Two elements in flight per thread cover only part of the memory latency:
  * every iteration still waits for the rest.
  */
+
+/* Knob defaults, the ones grader/specs/lesson11.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+#ifndef PDIST
+#define PDIST 2
+#endif
+
 #include <cuda_pipeline.h>
 
 __device__ __forceinline__ double work(double x)

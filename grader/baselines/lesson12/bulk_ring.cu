@@ -7,6 +7,13 @@
  *
  * The knobs of lesson 12 (STAGES, STAGE_ITERS) do not apply to it.
  */
+
+/* Knob defaults, the ones grader/specs/lesson12.c gives (the grader sets
+ * every knob with -D; these let nvcc -Xptxas -v compile the file alone). */
+#ifndef BLOCKDIMX
+#define BLOCKDIMX 128
+#endif
+
 #include <cuda_pipeline.h>
 
 #define RING 8   /* lesson 9's PDIST */
