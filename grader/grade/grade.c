@@ -115,6 +115,7 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     g.o = o;
     g.D = o->device ? o->device : &device_cuda;
     g.r = r;
+    g.printed_by_v = -1;
     g_result = r;
     r->seed = o->seed;
     for (int k = 0; k < MAX_KNOBS; k++)

@@ -31,6 +31,12 @@ typedef struct grade_ctx {
      * and, when the baseline stood in for it, what the verdict must say. */
     const char *ref_kernel;
     char ref_note[400];
+    /* What the kernels printed (kernel_output.h's kout_lines): the count
+     * when the latest launch started, that launch's version (-1: none yet),
+     * and the lines each version's last finished launch printed. */
+    long printed_mark;
+    int printed_by_v;
+    long printed_last[N_VARIANTS];
 } grade_ctx;
 
 /* grade_run.c */

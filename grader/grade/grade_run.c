@@ -79,6 +79,42 @@ _Noreturn static void refused(grade_ctx *g, enum variant v, const instance *I,
                g->r->stage, L->error, why);
 }
 
+/* Before a launch of v: the lines the launch before it printed (they have
+ * reached the process by now: the checks after it synchronised) go to
+ * that launch's version. */
+static void tally_printed(grade_ctx *g, enum variant v)
+{
+    long now = kout_lines();
+    if (g->printed_by_v >= 0 && g->printed_by_v < N_VARIANTS)
+        g->printed_last[g->printed_by_v] = now - g->printed_mark;
+    g->printed_mark = now;
+    g->printed_by_v = (int)v;
+}
+
+/* A launch of v ran past the time limit: what to look at. A kernel that
+ * printed before is most likely still printing (device printf is slow and
+ * its lines reach the host only at a synchronisation, so none of this
+ * launch's are counted): say so, with the numbers, rather than suggest a
+ * loop that never ends. */
+_Noreturn static void hung(grade_ctx *g, enum variant v)
+{
+    long total = kout_lines(), last = g->printed_last[v];
+    if (total <= 0)
+        child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s. %s",
+                   g->r->stage, g->o->launch_timeout_s, diagnose_hang(g->r->diags));
+    child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s, and "
+               "printf is what most likely took the time: %s printed %ld line%s in the "
+               "launches before this one (%ld in its last one; the first launch's first "
+               "lines are shown below). Device printf is slow: every call formats its line "
+               "into a buffer the host drains only when the launch ends, and a kernel that "
+               "prints from every thread prints a line per element, so the larger the "
+               "problem the longer printing takes, until it runs past the limit even though "
+               "the kernel itself would end. Print from one thread (if (i == 0) printf(...)) "
+               "or under a condition a few elements meet, and remove the prints before "
+               "judging speed.", g->r->stage, g->o->launch_timeout_s, variant_name(v), total,
+               total == 1 ? "" : "s", last);
+}
+
 double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, int timed)
 {
     void *argp[MAX_ARGS];
@@ -88,12 +124,12 @@ double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, i
         g->D->flush_l2(&g->dev);
     dev_set_args(d, I, argp);
     kout_trim();
+    tally_printed(g, v);
     launch_result L = g->D->launch(&g->k[v], I, argp, timed, g->o->launch_timeout_s);
     if (L.status == LAUNCH_REFUSED)
         refused(g, v, I, &L);
     if (L.status == LAUNCH_HUNG)
-        child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s. %s",
-                   g->r->stage, g->o->launch_timeout_s, diagnose_hang(g->r->diags));
+        hung(g, v);
     return L.ms;
 }
 
