@@ -100,6 +100,11 @@ typedef struct device_ops {
     void (*upload)(void *dst, const void *src, size_t bytes);
     void (*download)(void *dst, const void *src, size_t bytes);
     void (*fill)(void *dst, int byte, size_t bytes);
+    /* How many of the `bytes` bytes at `src` differ from `byte`; *first
+     * gets the offset of the first that does (unset when none). What the
+     * guard checks after every launch read, so a backend may do it where
+     * it is cheapest (on a GPU: copied back through pinned memory). */
+    size_t (*unlike)(const void *src, int byte, size_t bytes, size_t *first);
 
     /* Where the module's __constant__ variable `symbol` lives and its size.
      * Returns 0, or -1 when the module has no such variable. */

@@ -273,10 +273,16 @@ static void host_flush_l2(const device_facts *dev)
 static void *host_alloc(size_t bytes)
 {
     at_work();
-    /* Fresh device memory often reads as zeros: so does this. */
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p)
-        cuda_fail(cudaErrorMemoryAllocation, "calloc (host backend)", __FILE__, __LINE__);
+    /* Placed as cudaMalloc places it: on a 2 MiB boundary from 2 MiB up
+     * (the GPU's large page), else 512-byte steps (H200, 2026-11-29,
+     * grader/calibration/h200-2026-11-29/). Fresh device memory often reads
+     * as zeros: so does this. */
+    size_t page = (size_t)2 << 20, n = bytes ? bytes : 1;
+    void *p = NULL;
+    if (posix_memalign(&p, n >= page ? page : 512, n) != 0 || !p)
+        cuda_fail(cudaErrorMemoryAllocation, "posix_memalign (host backend)", __FILE__,
+                  __LINE__);
+    memset(p, 0, n);
     return p;
 }
 
@@ -296,6 +302,17 @@ static void host_fill(void *dst, int byte, size_t bytes)
     at_work();
     host_count.fills++;
     memset(dst, byte, bytes);
+}
+
+static size_t host_unlike(const void *src, int byte, size_t bytes, size_t *first)
+{
+    at_work();
+    const unsigned char *p = src;
+    size_t n = 0;
+    for (size_t i = 0; i < bytes; i++)
+        if (p[i] != (unsigned char)byte && !n++)
+            *first = i;
+    return n;
 }
 
 static int host_constant_slot(const kernel *k, const char *symbol, void **at, size_t *bytes)
@@ -379,6 +396,7 @@ const device_ops device_host = {
     .upload = host_copy,
     .download = host_copy,
     .fill = host_fill,
+    .unlike = host_unlike,
     .constant_slot = host_constant_slot,
     .launch = host_launch,
     .sync = host_sync,

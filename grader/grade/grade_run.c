@@ -133,21 +133,34 @@ double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, i
     return L.ms;
 }
 
+void guards_broken(enum variant v, const instance *I, guard_damage dmg,
+                   const char *when)
+{
+    const buffer *B = &I->bufs[dmg.buf];
+    long es = (long)elem_size(B->type), end = (long)(B->count * elem_size(B->type));
+    long elem = dmg.offset >= 0 ? dmg.offset / es : -((-dmg.offset + es - 1) / es);
+    char where[400] = "";
+    if (dmg.offset >= end + GUARD_BYTES)
+        snprintf(where, sizeof where, " That byte is %ld bytes past the array's end, beyond "
+                 "its guard, in memory no array uses: the GPU hands out memory in 2 MiB "
+                 "pages, so an array's last page runs on past its end, and the grader fills "
+                 "every byte of it and checks it after every launch. A kernel may keep "
+                 "nothing there (nor anywhere else) from one launch to the next.",
+                 dmg.offset - end);
+    child_fail(fault_of(v), NULL, "%s wrote outside its %s array (argument %d; %s): %zu guard "
+               "bytes changed, the first at element %ld of an array of %zu %ss (byte offset "
+               "%ld).%s An index is out of range: check the bounds test (i < n) and how "
+               "the index is built from blockIdx and threadIdx.%s", variant_name(v),
+               B->is_output ? "output" : "input", arg_of(I, dmg.buf), when, dmg.bytes, elem,
+               B->count, elem_name(B->type), dmg.offset, where, blame(v));
+}
+
 void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
                   const char *when)
 {
     guard_damage dmg = dev_set_guards(g->D, d, I);
-    if (!dmg.bytes)
-        return;
-    const buffer *B = &I->bufs[dmg.buf];
-    long es = (long)elem_size(B->type);
-    long elem = dmg.offset >= 0 ? dmg.offset / es : -((-dmg.offset + es - 1) / es);
-    child_fail(fault_of(v), NULL, "%s wrote outside its %s array (argument %d; %s): %zu guard "
-               "bytes changed, the first at element %ld of an array of %zu %ss. An index is "
-               "out of range: check the bounds test (i < n) and how the index is built from "
-               "blockIdx and threadIdx.%s", variant_name(v),
-               B->is_output ? "output" : "input", arg_of(I, dmg.buf), when, dmg.bytes, elem,
-               B->count, elem_name(B->type), blame(v));
+    if (dmg.bytes)
+        guards_broken(v, I, dmg, when);
 }
 
 void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
