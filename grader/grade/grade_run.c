@@ -141,18 +141,18 @@ void guards_broken(enum variant v, const instance *I, guard_damage dmg,
     long elem = dmg.offset >= 0 ? dmg.offset / es : -((-dmg.offset + es - 1) / es);
     char where[400] = "";
     if (dmg.offset >= end + GUARD_BYTES)
-        snprintf(where, sizeof where, " That byte is %ld bytes past the array's end, beyond "
-                 "its guard, in memory no array uses: the GPU hands out memory in 2 MiB "
-                 "pages, so an array's last page runs on past its end, and the grader fills "
-                 "every byte of it and checks it after every launch. A kernel may keep "
-                 "nothing there (nor anywhere else) from one launch to the next.",
-                 dmg.offset - end);
+        snprintf(where, sizeof where, " That byte (byte offset %ld) is %ld bytes past the "
+                 "array's end, beyond its guard, in memory no array uses: the GPU hands out "
+                 "memory in 2 MiB pages, so an array's last page runs on past its end, and the "
+                 "grader fills every byte of it and checks it after every launch. A kernel may "
+                 "keep nothing there (nor anywhere else) from one launch to the next.",
+                 dmg.offset, dmg.offset - end);
     child_fail(fault_of(v), NULL, "%s wrote outside its %s array (argument %d; %s): %zu guard "
-               "bytes changed, the first at element %ld of an array of %zu %ss (byte offset "
-               "%ld).%s An index is out of range: check the bounds test (i < n) and how "
-               "the index is built from blockIdx and threadIdx.%s", variant_name(v),
-               B->is_output ? "output" : "input", arg_of(I, dmg.buf), when, dmg.bytes, elem,
-               B->count, elem_name(B->type), dmg.offset, where, blame(v));
+               "bytes changed, the first at element %ld of an array of %zu %ss.%s An index is "
+               "out of range: check the bounds test (i < n) and how the index is built from "
+               "blockIdx and threadIdx.%s", variant_name(v), B->is_output ? "output" : "input",
+               arg_of(I, dmg.buf), when, dmg.bytes, elem, B->count, elem_name(B->type), where,
+               blame(v));
 }
 
 void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,

@@ -170,7 +170,7 @@ START_TEST(replay_cache_past_the_guard_is_caught)
         expect(&r, OUT_WRONG, "wrote outside its output array (argument 3; timing input set 1 "
                "of 2, checked after a launch on set 1)");
         ck_assert_msg(strstr(r.message, "the first at element 20544 of an array of 4096 "
-                             "floats (byte offset 82176). That byte is 65792 bytes past the "
+                             "floats. That byte (byte offset 82176) is 65792 bytes past the "
                              "array's end, beyond its guard, in memory no array uses"),
                       "%s", r.message);
         ck_assert_ptr_nonnull(strstr(r.message, "2 MiB pages"));
