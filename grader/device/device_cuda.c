@@ -54,7 +54,20 @@ static int cuda_probe(device_facts *dev, char *why, size_t len)
 
 static void *flush_buf;
 static size_t flush_bytes;
-static int flush_val;
+static uint64_t flush_state;
+
+/* A byte no kernel can predict: a kernel that finds the flush buffer
+ * (memory next to its own can be) must not learn from its value how many
+ * launches came before (the knock-out is the first timed one). */
+static int flush_byte(void)
+{
+    if (!flush_state)
+        flush_state = ((uint64_t)(now_s() * 1e9) ^ (uint64_t)getpid() << 32) | 1;
+    flush_state ^= flush_state << 13;
+    flush_state ^= flush_state >> 7;
+    flush_state ^= flush_state << 17;
+    return (int)(flush_state >> 56);
+}
 
 static void cuda_flush_l2(const device_facts *dev)
 {
@@ -62,7 +75,7 @@ static void cuda_flush_l2(const device_facts *dev)
         flush_bytes = 2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
         CUDA_CHECK(cudaMalloc(&flush_buf, flush_bytes));
     }
-    CUDA_CHECK(cudaMemsetAsync(flush_buf, ++flush_val & 0xff, flush_bytes, 0));
+    CUDA_CHECK(cudaMemsetAsync(flush_buf, flush_byte(), flush_bytes, 0));
 }
 
 static double cuda_copy_gbps(const device_facts *dev)

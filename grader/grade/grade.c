@@ -143,8 +143,13 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
      * launch (knockout_run.c): the sets are built for it too. */
     static timing_sets T;
     int timed = !o->correctness_only, knock = knockout_needed(ex);
-    if (timed || knock)
+    if (timed || knock) {
+        /* The L2 flush's buffer first (the first flush allocates it): the
+         * memory around the timing sets is then the same in the knock-out
+         * and in every timed launch after it. */
+        g.D->flush_l2(&g.dev);
         timing_sets_build(&g, &T);
+    }
     if (knock)
         judge_data_path(&g, &c[V_STUDENT], &T);
     if (timed)
