@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "calibration.h"
 #include "compile.h"
 #include "fixture.h"
 #include "knockout.h"
@@ -166,6 +167,37 @@ START_TEST(every_data_path_check_is_knocked)
                           i, m->text ? m->text : "shared memory size");
         }
     }
+}
+END_TEST
+
+/* The knock-out runs on the two timing sets (knockout_run.c): one delta
+ * moves set 1 to set 2 only when they have one shape. A spec whose timing
+ * sets differ (a scalar drawn from the seed, a count) would have its
+ * mechanisms never judged (CS_UNKNOWN), silently. */
+START_TEST(timing_sets_share_their_shape)
+{
+    const exercise *ex = knocked[_i];
+    int knobs[MAX_KNOBS] = {0};
+    for (int k = 0; k < MAX_KNOBS && ex->knobs[k].name; k++)
+        knobs[k] = ex->knobs[k].def;
+    device_facts dev;
+    calibration_device(&dev);
+    instance A, B;
+    ck_assert_int_eq(instance_build(&A, ex, ex->time_size, knobs, &dev, 42 + 1000), 0);
+    ck_assert_int_eq(instance_build(&B, ex, ex->time_size, knobs, &dev, 42 + 1001), 0);
+    const char *who = ex->name;
+    ck_assert_msg(A.nbufs == B.nbufs && A.nargs == B.nargs && A.dyn_smem == B.dyn_smem &&
+                  !memcmp(A.grid, B.grid, sizeof A.grid) &&
+                  !memcmp(A.block, B.block, sizeof A.block), "%s: launch or counts differ", who);
+    for (int b = 0; b < A.nbufs; b++)
+        ck_assert_msg(A.bufs[b].count == B.bufs[b].count && A.bufs[b].type == B.bufs[b].type,
+                      "%s: buffer %d differs", who, b);
+    for (int a = 0; a < A.nargs; a++)
+        ck_assert_msg(A.args[a].kind == B.args[a].kind && A.args[a].i == B.args[a].i &&
+                      A.args[a].f == B.args[a].f && A.args[a].d == B.args[a].d,
+                      "%s: argument %d differs between the timing sets", who, a);
+    instance_free(&A);
+    instance_free(&B);
 }
 END_TEST
 
@@ -797,6 +829,7 @@ Suite *knockout_suite(void)
     tcase_add_test(tc, prefetch_marks_under_its_predicate);
     tcase_add_test(tc, prefetch_rewrite_marks_and_counts_the_loads);
     tcase_add_loop_test(tc, solution_rewrites_and_assembles, 0, n_knocked);
+    tcase_add_loop_test(tc, timing_sets_share_their_shape, 0, n_knocked);
     tcase_add_test(tc, gaming_kernels_exist);
     tcase_add_loop_test(tc, gaming_kernel_passes_text_checks_and_rewrites, 0, n_gaming);
     tcase_add_loop_test(tc, accepted_answer_rewrites_and_assembles, 0, n_accepted);
