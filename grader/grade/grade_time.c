@@ -5,8 +5,10 @@
  * replays an answer it kept from an earlier launch is wrong on the other
  * set. Every timed launch starts from a poisoned output (outside the timed
  * events), so one that skips work when the output already holds an answer
- * is timed doing the work. Afterwards the inputs of every set and the last
- * output of every version on every set are checked. The baseline, the
+ * is timed doing the work. After every launch every guard byte of the
+ * sets' one allocation is checked (buffers.h: nothing may be kept beside
+ * the arrays); afterwards the inputs of every set and the last output of
+ * every version on every set are checked. The baseline, the
  * student's kernel and the reference get the same treatment, so their
  * comparison stays fair. */
 #include <stdio.h>
@@ -51,9 +53,9 @@ void timing_sets_free(grade_ctx *g, timing_sets *T)
  * that set's regions first, then every other region once. Checked after
  * every launch, not only at the end: a kernel that keeps an answer beside
  * the arrays and wipes it when it replays it would leave nothing behind
- * for a final check. About 2 * GUARD_BYTES per array and the allocation's
- * last page are read back (a few MiB through pinned memory, well under a
- * millisecond on a GPU), outside the timed events. */
+ * for a final check. About 2 * GUARD_BYTES per array and the rest of the
+ * allocation's last page are read back (a few MiB, through pinned memory
+ * on a GPU), outside the timed events. */
 static double launch_checked(grade_ctx *g, enum variant v, timing_sets *T, int s, int timed)
 {
     char when[128];
