@@ -94,7 +94,11 @@ typedef struct device_ops {
     /* Evict the L2, so a timed launch starts from device memory. */
     void (*flush_l2)(const device_facts *dev);
 
-    /* Device memory: allocate, free, copy in and out, fill with a byte. */
+    /* Device memory: allocate, free, copy in and out, fill with a byte.
+     * Every allocation is whole 2 MiB pages (`bytes` a multiple of 2 MiB,
+     * buffers.h's ALLOC_GRAIN): the driver maps memory in such pages, and
+     * the rest of a page would be memory a kernel can reach that nobody
+     * checks. The host backend refuses any other size (INTERNAL). */
     void *(*alloc)(size_t bytes);
     void (*release)(void *p);
     void (*upload)(void *dst, const void *src, size_t bytes);

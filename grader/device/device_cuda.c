@@ -52,6 +52,17 @@ static int cuda_probe(device_facts *dev, char *why, size_t len)
     return cuda_error_outcome(e) == OUT_NO_GPU ? OUT_NO_GPU : OUT_CRASH;
 }
 
+/* Every allocation of the grader's is whole 2 MiB pages, its own ones
+ * too: smaller ones share a page with others (cudaMalloc packs them at
+ * 512-byte steps, H200, 2026-11-29), which may stay mapped after they are
+ * freed, memory a kernel could reach and keep something in. */
+#define PAGE ((size_t)2 << 20)
+
+static size_t whole_pages(size_t bytes)
+{
+    return (bytes + PAGE - 1) / PAGE * PAGE;
+}
+
 static void *flush_buf;
 static size_t flush_bytes;
 static uint64_t flush_state;
@@ -72,7 +83,7 @@ static int flush_byte(void)
 static void cuda_flush_l2(const device_facts *dev)
 {
     if (!flush_buf) {
-        flush_bytes = 2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
+        flush_bytes = whole_pages(2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20)));
         CUDA_CHECK(cudaMalloc(&flush_buf, flush_bytes));
     }
     CUDA_CHECK(cudaMemsetAsync(flush_buf, flush_byte(), flush_bytes, 0));
@@ -81,7 +92,7 @@ static void cuda_flush_l2(const device_facts *dev)
 static double cuda_copy_gbps(const device_facts *dev)
 {
     /* Four times the L2 each way, so the copy streams from device memory. */
-    size_t bytes = 4 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
+    size_t bytes = whole_pages(4 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20)));
     void *a, *b;
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaMalloc(&a, bytes));
@@ -221,7 +232,7 @@ static double cuda_latency_ns(const device_facts *dev)
     char *buf;
     void *out;
     CUDA_CHECK(cudaMalloc((void **)&buf, pages * (size_t)CHASE_PAGE));
-    CUDA_CHECK(cudaMalloc(&out, sizeof(uint64_t)));
+    CUDA_CHECK(cudaMalloc(&out, PAGE));
     chase_build(buf, hops);
     cached = chase_ns(dev, buf, hops, out);
     CUDA_CHECK(cudaFree(buf));

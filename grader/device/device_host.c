@@ -274,12 +274,18 @@ static void *host_alloc(size_t bytes)
 {
     at_work();
     /* Placed as cudaMalloc places it: on a 2 MiB boundary from 2 MiB up
-     * (the GPU's large page), else 512-byte steps (H200, 2026-11-29,
-     * grader/calibration/h200-2026-11-29/). Fresh device memory often reads
-     * as zeros: so does this. */
+     * (the GPU's large page; H200, 2026-11-29, grader/calibration/
+     * h200-2026-11-29/). Fresh device memory often reads as zeros: so does
+     * this. */
     size_t page = (size_t)2 << 20, n = bytes ? bytes : 1;
     void *p = NULL;
-    if (posix_memalign(&p, n >= page ? page : 512, n) != 0 || !p)
+    /* The device layer's rule (device.h), held here so the CPU suite fails
+     * on any grading path that breaks it. */
+    if (bytes % page)
+        child_fail(OUT_INTERNAL, NULL, "The grader allocated %zu bytes of device memory, not "
+                   "whole 2 MiB pages: the rest of the last page would be memory a kernel "
+                   "could keep something in unchecked. This is a bug in the grader.", bytes);
+    if (posix_memalign(&p, page, n) != 0 || !p)
         cuda_fail(cudaErrorMemoryAllocation, "posix_memalign (host backend)", __FILE__,
                   __LINE__);
     memset(p, 0, n);
