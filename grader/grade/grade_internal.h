@@ -58,9 +58,12 @@ void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set
                   const char *when);
 /* End the child for guard bytes of I's buffer dmg.buf found changed
  * (dev_set_guards) after a launch of v: which array, where, and, past the
- * array's own guard, that nothing may be kept in the rest of its memory. */
+ * array's own guard, that nothing may be kept in the rest of its memory.
+ * `owner`: the version whose copy of that array it is, when the timing
+ * sets give each version its own outputs (another's: the kernel wrote
+ * beside its arrays, not just out of its bounds); -1: v's own. */
 _Noreturn void guards_broken(enum variant v, const instance *I, guard_damage dmg,
-                             const char *when);
+                             const char *when, int owner);
 void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
                   const char *when);
 void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,

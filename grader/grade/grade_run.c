@@ -133,20 +133,28 @@ double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, i
     return L.ms;
 }
 
-void guards_broken(enum variant v, const instance *I, guard_damage dmg,
-                   const char *when)
+void guards_broken(enum variant v, const instance *I, guard_damage dmg, const char *when,
+                   int owner)
 {
     const buffer *B = &I->bufs[dmg.buf];
     long es = (long)elem_size(B->type), end = (long)(B->count * elem_size(B->type));
     long elem = dmg.offset >= 0 ? dmg.offset / es : -((-dmg.offset + es - 1) / es);
-    char where[400] = "";
+    static const char nothing_kept[] = "the GPU hands out memory in 2 MiB pages, so an "
+        "array's last page runs on past its end, and the grader fills every byte of its "
+        "memory that is no array and checks it after every launch. A kernel may keep nothing "
+        "there (nor anywhere else) from one launch to the next.";
+    if (owner >= 0 && owner != (int)v && B->is_output)
+        child_fail(fault_of(v), NULL, "%s wrote into memory beside its arrays (%s): %zu guard "
+                   "bytes changed, the first %ld bytes %s the output array that %s gets as "
+                   "argument %d, memory no array of yours uses: %s%s", variant_name(v), when,
+                   dmg.bytes, dmg.offset < 0 ? -dmg.offset : dmg.offset - end,
+                   dmg.offset < 0 ? "before" : "after", variant_name((enum variant)owner),
+                   arg_of(I, dmg.buf), nothing_kept, blame(v));
+    char where[700] = "";
     if (dmg.offset >= end + GUARD_BYTES)
         snprintf(where, sizeof where, " That byte (byte offset %ld) is %ld bytes past the "
-                 "array's end, beyond its guard, in memory no array uses: the GPU hands out "
-                 "memory in 2 MiB pages, so an array's last page runs on past its end, and the "
-                 "grader fills every byte of it and checks it after every launch. A kernel may "
-                 "keep nothing there (nor anywhere else) from one launch to the next.",
-                 dmg.offset, dmg.offset - end);
+                 "array's end, beyond its guard, in memory no array uses: %s", dmg.offset,
+                 dmg.offset - end, nothing_kept);
     child_fail(fault_of(v), NULL, "%s wrote outside its %s array (argument %d; %s): %zu guard "
                "bytes changed, the first at element %ld of an array of %zu %ss.%s An index is "
                "out of range: check the bounds test (i < n) and how the index is built from "
@@ -160,7 +168,7 @@ void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set
 {
     guard_damage dmg = dev_set_guards(g->D, d, I);
     if (dmg.bytes)
-        guards_broken(v, I, dmg, when);
+        guards_broken(v, I, dmg, when, -1);
 }
 
 void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,

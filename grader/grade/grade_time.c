@@ -60,16 +60,17 @@ static double launch_checked(grade_ctx *g, enum variant v, timing_sets *T, int s
 {
     char when[128];
     double ms = run_launch(g, v, &T->I[s], &T->d[v][s], timed);
-    int at = s;
+    int at = s, owner = (int)v;
     guard_damage dmg = dev_set_guards(g->D, &T->d[v][s], &T->I[s]);
     for (int i = 0; i < N_VARIANTS * N_SETS && !dmg.bytes; i++) {
         at = i % N_SETS;
-        dmg = dev_set_owned_guards(g->D, &T->d[i / N_SETS][at], &T->I[at]);
+        owner = i / N_SETS;
+        dmg = dev_set_owned_guards(g->D, &T->d[owner][at], &T->I[at]);
     }
     if (dmg.bytes) {
         snprintf(when, sizeof when, "timing input set %d of %d, checked after a launch on "
                  "set %d", at + 1, N_SETS, s + 1);
-        guards_broken(v, &T->I[at], dmg, when);
+        guards_broken(v, &T->I[at], dmg, when, owner);
     }
     return ms;
 }

@@ -179,6 +179,33 @@ START_TEST(replay_cache_past_the_guard_is_caught)
 }
 END_TEST
 
+/* At the timing size, one byte into the guard before the next array of
+ * the timing sets' allocation: the reference solution's copy of the
+ * output (each version has its own). Named as memory beside the kernel's
+ * arrays, with the array whose guard it is. */
+static void writes_beside(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    size_t bytes = (size_t)A.n * sizeof(float);
+    size_t next = (2 * (size_t)GUARD_BYTES + bytes + REGION_ALIGN - 1) / REGION_ALIGN *
+                  REGION_ALIGN - GUARD_BYTES;
+    if (A.n >= 4096)
+        ((char *)A.z)[next + 100] = 1;
+    c->ms = T_HONEST;
+}
+
+START_TEST(write_beside_its_arrays_during_timing)
+{
+    result r;
+    graded(writes_beside, &r);
+    expect(&r, OUT_WRONG, "wrote into memory beside its arrays (timing input set 1 of 2, "
+           "checked after a launch on set 1): 1 guard bytes changed, the first 65436 bytes "
+           "before the output array that the reference solution gets as argument 3");
+    ck_assert_ptr_nonnull(strstr(r.message, "may keep nothing there"));
+}
+END_TEST
+
 START_TEST(write_out_of_bounds_during_timing)
 {
     result r;
@@ -384,6 +411,7 @@ Suite *cheats_suite(void)
     tcase_add_test(tc, write_past_an_input);
     tcase_add_test(tc, write_out_of_bounds_during_timing);
     tcase_add_test(tc, replay_cache_past_the_guard_is_caught);
+    tcase_add_test(tc, write_beside_its_arrays_during_timing);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 

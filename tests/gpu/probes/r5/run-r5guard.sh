@@ -5,8 +5,8 @@
 #
 #   bash tests/gpu/probes/r5/run-r5guard.sh        (OUT=build/out by default)
 #
-# Expected (each line of fixtures.txt): slack_replay WRONG "guard bytes
-# changed"; tell_guard_words, tell_size, tell_grid MECHANISM "do not come
+# Expected (each line of fixtures.txt): slack_replay WRONG "wrote into
+# memory beside its arrays"; tell_guard_words, tell_size, tell_grid MECHANISM "do not come
 # through its asynchronous copies"; printf_flood HANG "printf is what most
 # likely took the time: your kernel printed 5098 lines". Then the solutions
 # of the lessons with knock-outs must still PASS (the knock-out now runs at
