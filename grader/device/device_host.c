@@ -297,9 +297,12 @@ static void host_release(void *p)
     free(p);
 }
 
+/* Bytes moved after a flush go through the L2 on a GPU: the next launch
+ * no longer starts from a flushed L2 (host_call.flushed). */
 static void host_copy(void *dst, const void *src, size_t bytes)
 {
     at_work();
+    l2_flushed = 0;
     memcpy(dst, src, bytes);
 }
 
@@ -307,6 +310,7 @@ static void host_fill(void *dst, int byte, size_t bytes)
 {
     at_work();
     host_count.fills++;
+    l2_flushed = 0;
     memset(dst, byte, bytes);
 }
 
