@@ -94,12 +94,21 @@ typedef struct device_ops {
     /* Evict the L2, so a timed launch starts from device memory. */
     void (*flush_l2)(const device_facts *dev);
 
-    /* Device memory: allocate, free, copy in and out, fill with a byte. */
+    /* Device memory: allocate, free, copy in and out, fill with a byte.
+     * Every allocation is whole 2 MiB pages (`bytes` a multiple of 2 MiB,
+     * buffers.h's ALLOC_GRAIN): the driver maps memory in such pages, and
+     * the rest of a page would be memory a kernel can reach that nobody
+     * checks. The host backend refuses any other size (INTERNAL). */
     void *(*alloc)(size_t bytes);
     void (*release)(void *p);
     void (*upload)(void *dst, const void *src, size_t bytes);
     void (*download)(void *dst, const void *src, size_t bytes);
     void (*fill)(void *dst, int byte, size_t bytes);
+    /* How many of the `bytes` bytes at `src` differ from `byte`; *first
+     * gets the offset of the first that does (unset when none). What the
+     * guard checks after every launch read, so a backend may do it where
+     * it is cheapest (on a GPU: copied back through pinned memory). */
+    size_t (*unlike)(const void *src, int byte, size_t bytes, size_t *first);
 
     /* Where the module's __constant__ variable `symbol` lives and its size.
      * Returns 0, or -1 when the module has no such variable. */

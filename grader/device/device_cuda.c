@@ -52,23 +52,47 @@ static int cuda_probe(device_facts *dev, char *why, size_t len)
     return cuda_error_outcome(e) == OUT_NO_GPU ? OUT_NO_GPU : OUT_CRASH;
 }
 
+/* Every allocation of the grader's is whole 2 MiB pages, its own ones
+ * too: smaller ones share a page with others (cudaMalloc packs them at
+ * 512-byte steps, H200, 2026-11-29), which may stay mapped after they are
+ * freed, memory a kernel could reach and keep something in. */
+#define PAGE ((size_t)2 << 20)
+
+static size_t whole_pages(size_t bytes)
+{
+    return (bytes + PAGE - 1) / PAGE * PAGE;
+}
+
 static void *flush_buf;
 static size_t flush_bytes;
-static int flush_val;
+static uint64_t flush_state;
+
+/* A byte no kernel can predict: a kernel that finds the flush buffer
+ * (memory next to its own can be) must not learn from its value how many
+ * launches came before (the knock-out is the first timed one). */
+static int flush_byte(void)
+{
+    if (!flush_state)
+        flush_state = ((uint64_t)(now_s() * 1e9) ^ (uint64_t)getpid() << 32) | 1;
+    flush_state ^= flush_state << 13;
+    flush_state ^= flush_state >> 7;
+    flush_state ^= flush_state << 17;
+    return (int)(flush_state >> 56);
+}
 
 static void cuda_flush_l2(const device_facts *dev)
 {
     if (!flush_buf) {
-        flush_bytes = 2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
+        flush_bytes = whole_pages(2 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20)));
         CUDA_CHECK(cudaMalloc(&flush_buf, flush_bytes));
     }
-    CUDA_CHECK(cudaMemsetAsync(flush_buf, ++flush_val & 0xff, flush_bytes, 0));
+    CUDA_CHECK(cudaMemsetAsync(flush_buf, flush_byte(), flush_bytes, 0));
 }
 
 static double cuda_copy_gbps(const device_facts *dev)
 {
     /* Four times the L2 each way, so the copy streams from device memory. */
-    size_t bytes = 4 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20));
+    size_t bytes = whole_pages(4 * (dev->l2_bytes ? dev->l2_bytes : (64u << 20)));
     void *a, *b;
     cudaEvent_t e0, e1;
     CUDA_CHECK(cudaMalloc(&a, bytes));
@@ -208,7 +232,7 @@ static double cuda_latency_ns(const device_facts *dev)
     char *buf;
     void *out;
     CUDA_CHECK(cudaMalloc((void **)&buf, pages * (size_t)CHASE_PAGE));
-    CUDA_CHECK(cudaMalloc(&out, sizeof(uint64_t)));
+    CUDA_CHECK(cudaMalloc(&out, PAGE));
     chase_build(buf, hops);
     cached = chase_ns(dev, buf, hops, out);
     CUDA_CHECK(cudaFree(buf));
@@ -354,6 +378,45 @@ static void cuda_fill(void *dst, int byte, size_t bytes)
     CUDA_CHECK(cudaMemsetAsync(dst, byte, bytes, 0));
 }
 
+/* Read back through a pinned buffer (several times faster than pageable
+ * memory) and compare 8 bytes at a time: the guard checks after every
+ * timed launch read a few MiB. */
+#define UNLIKE_CHUNK ((size_t)4 << 20)
+
+static size_t unlike_bytes(const unsigned char *p, size_t n, int byte, size_t at,
+                           size_t *first, size_t found)
+{
+    uint64_t want;
+    memset(&want, byte, sizeof want);
+    size_t i = 0;
+    for (; i < n; i += 8) {
+        uint64_t w;
+        if (n - i >= 8) {
+            memcpy(&w, p + i, 8);
+            if (w == want)
+                continue;
+        }
+        for (size_t j = i; j < n && j < i + 8; j++)
+            if (p[j] != (unsigned char)byte && !found++)
+                *first = at + j;
+    }
+    return found;
+}
+
+static size_t cuda_unlike(const void *src, int byte, size_t bytes, size_t *first)
+{
+    static unsigned char *stage;
+    if (!stage)
+        CUDA_CHECK(cudaMallocHost((void **)&stage, UNLIKE_CHUNK));
+    size_t found = 0;
+    for (size_t off = 0; off < bytes; off += UNLIKE_CHUNK) {
+        size_t n = bytes - off < UNLIKE_CHUNK ? bytes - off : UNLIKE_CHUNK;
+        CUDA_CHECK(cudaMemcpy(stage, (const char *)src + off, n, cudaMemcpyDeviceToHost));
+        found = unlike_bytes(stage, n, byte, off, first, found);
+    }
+    return found;
+}
+
 static int cuda_constant_slot(const kernel *k, const char *symbol, void **at, size_t *bytes)
 {
     cudaError_t e = cudaLibraryGetGlobal(at, bytes, (cudaLibrary_t)k->lib, symbol);
@@ -441,6 +504,7 @@ const device_ops device_cuda = {
     .upload = cuda_upload,
     .download = cuda_download,
     .fill = cuda_fill,
+    .unlike = cuda_unlike,
     .constant_slot = cuda_constant_slot,
     .launch = cuda_launch,
     .sync = cuda_sync,

@@ -273,10 +273,22 @@ static void host_flush_l2(const device_facts *dev)
 static void *host_alloc(size_t bytes)
 {
     at_work();
-    /* Fresh device memory often reads as zeros: so does this. */
-    void *p = calloc(1, bytes ? bytes : 1);
-    if (!p)
-        cuda_fail(cudaErrorMemoryAllocation, "calloc (host backend)", __FILE__, __LINE__);
+    /* Placed as cudaMalloc places it: on a 2 MiB boundary from 2 MiB up
+     * (the GPU's large page; H200, 2026-11-29, grader/calibration/
+     * h200-2026-11-29/). Fresh device memory often reads as zeros: so does
+     * this. */
+    size_t page = (size_t)2 << 20, n = bytes ? bytes : 1;
+    void *p = NULL;
+    /* The device layer's rule (device.h), held here so the CPU suite fails
+     * on any grading path that breaks it. */
+    if (bytes % page)
+        child_fail(OUT_INTERNAL, NULL, "The grader allocated %zu bytes of device memory, not "
+                   "whole 2 MiB pages: the rest of the last page would be memory a kernel "
+                   "could keep something in unchecked. This is a bug in the grader.", bytes);
+    if (posix_memalign(&p, page, n) != 0 || !p)
+        cuda_fail(cudaErrorMemoryAllocation, "posix_memalign (host backend)", __FILE__,
+                  __LINE__);
+    memset(p, 0, n);
     return p;
 }
 
@@ -285,9 +297,12 @@ static void host_release(void *p)
     free(p);
 }
 
+/* Bytes moved after a flush go through the L2 on a GPU: the next launch
+ * no longer starts from a flushed L2 (host_call.flushed). */
 static void host_copy(void *dst, const void *src, size_t bytes)
 {
     at_work();
+    l2_flushed = 0;
     memcpy(dst, src, bytes);
 }
 
@@ -295,7 +310,19 @@ static void host_fill(void *dst, int byte, size_t bytes)
 {
     at_work();
     host_count.fills++;
+    l2_flushed = 0;
     memset(dst, byte, bytes);
+}
+
+static size_t host_unlike(const void *src, int byte, size_t bytes, size_t *first)
+{
+    at_work();
+    const unsigned char *p = src;
+    size_t n = 0;
+    for (size_t i = 0; i < bytes; i++)
+        if (p[i] != (unsigned char)byte && !n++)
+            *first = i;
+    return n;
 }
 
 static int host_constant_slot(const kernel *k, const char *symbol, void **at, size_t *bytes)
@@ -379,6 +406,7 @@ const device_ops device_host = {
     .upload = host_copy,
     .download = host_copy,
     .fill = host_fill,
+    .unlike = host_unlike,
     .constant_slot = host_constant_slot,
     .launch = host_launch,
     .sync = host_sync,

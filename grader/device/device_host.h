@@ -29,7 +29,8 @@ typedef struct host_call {
                                   address written with data); NULL otherwise */
     int max_regs;              /* a knock-out copy: the register cap load_ptx was given
                                   (0: none); 0 for the kernel itself */
-    int flushed;               /* 1: the L2 was flushed since the launch before this one */
+    int flushed;               /* 1: the L2 was flushed since the launch before this one,
+                                  and no bytes were copied or filled after the flush */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);

@@ -13,6 +13,9 @@
 #define SINK_BOUND (1 << 20)
 
 static int first_fd = -1, sink_fd = -1;
+static long first_lines;                       /* all the first launch printed */
+static long sink_lines;                        /* counted in the sink, trims included */
+static off_t sink_counted;                     /* the sink's bytes counted so far */
 static int saved_out = -1, saved_err = -1;     /* where output went before */
 static char known_asserts[700];                /* kout_know_asserts */
 
@@ -91,6 +94,40 @@ void kout_keep(const char *text, size_t n, result *r)
     r->printed_bytes = (long)n;
 }
 
+/* The newlines of fd's bytes [from, its end); *end gets its size. */
+static long count_lines(int fd, off_t from, off_t *end)
+{
+    static char buf[1 << 16];
+    struct stat st;
+    long lines = 0;
+    *end = from;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return 0;
+    while (from < st.st_size) {
+        ssize_t got = pread(fd, buf, sizeof buf, from);
+        if (got <= 0)
+            break;
+        for (ssize_t i = 0; i < got; i++)
+            lines += buf[i] == '\n';
+        from += got;
+    }
+    *end = from;
+    return lines;
+}
+
+/* Count what reached the sink since the last count. */
+static void count_sink(void)
+{
+    fflush(NULL);
+    sink_lines += count_lines(sink_fd, sink_counted, &sink_counted);
+}
+
+long kout_lines(void)
+{
+    count_sink();
+    return first_lines + sink_lines;
+}
+
 void kout_first_end(result *r, int keep_catching)
 {
     if (first_fd < 0 || sink_fd < 0)
@@ -98,6 +135,7 @@ void kout_first_end(result *r, int keep_catching)
     fflush(NULL);
     struct stat st;
     size_t n;
+    off_t end;
     char *text = read_all(first_fd, sizeof r->printed * 4, &n);
     if (text) {
         kout_keep(text, n, r);
@@ -105,6 +143,10 @@ void kout_first_end(result *r, int keep_catching)
             r->printed_bytes = (long)st.st_size;
         free(text);
     }
+    /* Every line, not only those of the part read for the report. */
+    first_lines = count_lines(first_fd, 0, &end);
+    if (first_lines > r->printed_lines)
+        r->printed_lines = first_lines;
     if (keep_catching || saved_out < 0 || saved_err < 0) {
         point_output_at(sink_fd);
         return;
@@ -119,10 +161,12 @@ void kout_trim(void)
     struct stat st;
     if (sink_fd < 0)
         return;
-    fflush(NULL);
+    count_sink();
     if (fstat(sink_fd, &st) == 0 && st.st_size > SINK_BOUND) {
-        if (ftruncate(sink_fd, 0) == 0)
+        if (ftruncate(sink_fd, 0) == 0) {
             lseek(sink_fd, 0, SEEK_SET);
+            sink_counted = 0;
+        }
     }
 }
 

@@ -31,8 +31,14 @@ int kout_first_begin(void);
  * compute-sanitizer, SANITIZE=1, whose reports must reach the student). */
 void kout_first_end(result *r, int keep_catching);
 
-/* Before every launch: empty the sink when it has grown past a bound. */
+/* Before every launch: empty the sink when it has grown past a bound
+ * (its lines are counted first, for kout_lines). */
 void kout_trim(void);
+
+/* Every line the kernels have printed so far that has reached the
+ * process (on a GPU: up to the last synchronisation): the first launch's
+ * and the sink's, emptied or not. 0 before the first launch's capture. */
+long kout_lines(void);
 
 /* A failed assert's own line, as CUDA prints it ("file:line: function:
  * block: [..], thread: [..] Assertion `cond` failed."), turned into

@@ -5,50 +5,93 @@
 #include "child_fail.h"
 #include "verify.h"
 
-static void alloc_array(const device_ops *D, dev_array *a, size_t bytes)
-{
-    a->bytes = bytes;
-    a->owned = 1;
-    a->base = D->alloc(bytes + 2 * GUARD_BYTES);
-    a->ptr = (char *)a->base + GUARD_BYTES;
-    D->fill(a->base, GUARD_BYTE, GUARD_BYTES);
-    D->fill((char *)a->ptr + bytes, GUARD_BYTE, GUARD_BYTES);
-}
-
 static size_t buffer_bytes(const buffer *B)
 {
     return B->count * elem_size(B->type);
 }
 
-void dev_set_upload(const device_ops *D, dev_set *d, const instance *I)
+static size_t round_up(size_t x, size_t to)
 {
-    memset(d, 0, sizeof *d);
-    for (int b = 0; b < I->nbufs; b++) {
-        const buffer *B = &I->bufs[b];
-        alloc_array(D, &d->a[b], buffer_bytes(B));
-        if (!B->is_output)
-            D->upload(d->a[b].ptr, B->host, d->a[b].bytes);
-    }
+    return (x + to - 1) / to * to;
 }
 
-void dev_set_share(const device_ops *D, dev_set *d, const dev_set *from, const instance *I)
+/* An array's region: guard, data, guard, rounded up. */
+static size_t region_bytes(size_t bytes)
 {
-    memset(d, 0, sizeof *d);
-    for (int b = 0; b < I->nbufs; b++) {
-        if (I->bufs[b].is_output) {
-            alloc_array(D, &d->a[b], buffer_bytes(&I->bufs[b]));
-        } else {
-            d->a[b] = from->a[b];
-            d->a[b].owned = 0;
+    return round_up(2 * (size_t)GUARD_BYTES + bytes, REGION_ALIGN);
+}
+
+/* Place an array's region at `at` (its guards are filled with the whole
+ * allocation); returns where the next region starts. */
+static char *place(dev_array *a, char *at, size_t bytes, int owned)
+{
+    a->base = at;
+    a->ptr = at + GUARD_BYTES;
+    a->bytes = bytes;
+    a->owned = owned;
+    a->end = at + region_bytes(bytes);
+    return a->end;
+}
+
+/* The bytes of set I's regions, with `nvers` copies of each output. */
+static size_t set_bytes(const instance *I, int nvers)
+{
+    size_t n = 0;
+    for (int b = 0; b < I->nbufs; b++)
+        n += (I->bufs[b].is_output ? (size_t)nvers : 1) * region_bytes(buffer_bytes(&I->bufs[b]));
+    return n;
+}
+
+size_t dev_sets_carve(const device_ops *D, dev_set *d, const instance *I, int nsets,
+                      int nvers)
+{
+    /* Sets of one shape take the same bytes; should a spec's sets differ,
+     * each still fits (the knock-out then judges nothing: same_shape). */
+    size_t half = 0;
+    for (int s = 0; s < nsets; s++)
+        half = set_bytes(&I[s], nvers) > half ? set_bytes(&I[s], nvers) : half;
+    size_t total = round_up(half * (size_t)nsets, ALLOC_GRAIN);
+    memset(d, 0, sizeof *d * (size_t)(nsets * nvers));
+    char *base = D->alloc(total);
+    /* Every byte a guard first; the inputs and the poison overwrite theirs. */
+    D->fill(base, GUARD_BYTE, total);
+    d[0].alloc = base;
+    for (int s = 0; s < nsets; s++) {
+        char *at = base + (size_t)s * half;
+        dev_array *last = NULL;
+        for (int b = 0; b < I[s].nbufs; b++) {
+            size_t bytes = buffer_bytes(&I[s].bufs[b]);
+            for (int v = 0; v < (I[s].bufs[b].is_output ? nvers : 1); v++) {
+                last = &d[v * nsets + s].a[b];
+                at = place(last, at, bytes, 1);
+            }
+        }
+        /* The set's last region runs to the next set, the very last to the
+         * allocation's end: no byte outside a region. */
+        if (last)
+            last->end = s + 1 < nsets ? base + (size_t)(s + 1) * half : base + total;
+        for (int b = 0; b < I[s].nbufs; b++) {
+            if (I[s].bufs[b].is_output)
+                continue;
+            D->upload(d[s].a[b].ptr, I[s].bufs[b].host, d[s].a[b].bytes);
+            for (int v = 1; v < nvers; v++) {
+                d[v * nsets + s].a[b] = d[s].a[b];
+                d[v * nsets + s].a[b].owned = 0;
+            }
         }
     }
+    return half;
+}
+
+void dev_set_upload(const device_ops *D, dev_set *d, const instance *I)
+{
+    dev_sets_carve(D, d, I, 1, 1);
 }
 
 void dev_set_free(const device_ops *D, dev_set *d)
 {
-    for (int b = 0; b < MAX_BUFS; b++)
-        if (d->a[b].base && d->a[b].owned)
-            D->release(d->a[b].base);
+    if (d->alloc)
+        D->release(d->alloc);
     memset(d, 0, sizeof *d);
 }
 
@@ -73,45 +116,60 @@ void dev_set_args(dev_set *d, const instance *I, void *argp[MAX_ARGS])
     }
 }
 
-/* Changed bytes of a guard region, and the one nearest the data: the last
- * of the region before the buffer, the first of the one after it. */
-static size_t scan_guard(const unsigned char *g, int before, long *nearest)
+/* Changed bytes of a guard run of n bytes at p, placed `at` bytes from the
+ * data's first byte; the one nearest the data is kept in *nearest (before
+ * the data: the last changed byte; after it: the first). The run before
+ * an array is GUARD_BYTES long: read back only when it changed. */
+static size_t scan_run(const device_ops *D, const char *p, size_t n, long at, int before,
+                       long *nearest)
 {
-    size_t changed = 0;
-    *nearest = -1;
-    for (size_t i = 0; i < GUARD_BYTES; i++) {
-        if (g[i] == GUARD_BYTE)
-            continue;
-        changed++;
-        if (before || *nearest < 0)
-            *nearest = (long)i;
+    static unsigned char g[GUARD_BYTES];
+    size_t first = 0, changed = n ? D->unlike(p, GUARD_BYTE, n, &first) : 0;
+    if (!changed)
+        return 0;
+    *nearest = at + (long)first;
+    if (before && n <= sizeof g) {
+        D->download(g, p, n);
+        for (size_t i = n; i-- > first;)
+            if (g[i] != GUARD_BYTE) {
+                *nearest = at + (long)i;
+                break;
+            }
     }
     return changed;
 }
 
-guard_damage dev_set_guards(const device_ops *D, const dev_set *d, const instance *I)
+static guard_damage guards(const device_ops *D, const dev_set *d, const instance *I,
+                           int owned_only)
 {
-    static unsigned char g[GUARD_BYTES];
     guard_damage dmg = {.bytes = 0, .buf = -1, .offset = 0};
     for (int b = 0; b < I->nbufs; b++) {
         const dev_array *a = &d->a[b];
+        if (!a->base || (owned_only && !a->owned))
+            continue;
+        const char *data = a->ptr, *after = data + a->bytes;
         long at;
-        D->download(g, a->base, GUARD_BYTES);
-        size_t n = scan_guard(g, 1, &at);
-        if (n && !dmg.bytes) {
-            dmg.buf = b;
-            dmg.offset = at - GUARD_BYTES;
-        }
+        size_t n = scan_run(D, a->base, (size_t)(data - (const char *)a->base),
+                            -(long)(data - (const char *)a->base), 1, &at);
+        if (n && !dmg.bytes)
+            dmg.buf = b, dmg.offset = at;
         dmg.bytes += n;
-        D->download(g, (char *)a->ptr + a->bytes, GUARD_BYTES);
-        n = scan_guard(g, 0, &at);
-        if (n && !dmg.bytes) {
-            dmg.buf = b;
-            dmg.offset = (long)a->bytes + at;
-        }
+        n = scan_run(D, after, (size_t)((const char *)a->end - after), (long)a->bytes, 0, &at);
+        if (n && !dmg.bytes)
+            dmg.buf = b, dmg.offset = at;
         dmg.bytes += n;
     }
     return dmg;
+}
+
+guard_damage dev_set_guards(const device_ops *D, const dev_set *d, const instance *I)
+{
+    return guards(D, d, I, 0);
+}
+
+guard_damage dev_set_owned_guards(const device_ops *D, const dev_set *d, const instance *I)
+{
+    return guards(D, d, I, 1);
 }
 
 /* Downloaded in pieces: an input may be hundreds of MiB. */

@@ -117,6 +117,7 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     g.o = o;
     g.D = o->device ? o->device : &device_cuda;
     g.r = r;
+    g.printed_by_v = -1;
     g_result = r;
     r->seed = o->seed;
     for (int k = 0; k < MAX_KNOBS; k++)
@@ -140,10 +141,23 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     }
     check_correctness(&g);
     r->correct = 1;
-    judge_data_path(&g, &c[V_STUDENT]);
-
-    if (!o->correctness_only)
-        time_and_judge(&g);
+    /* The knock-out runs on the timing problem's own buffers, as a timed
+     * launch (knockout_run.c): the sets are built for it too. */
+    static timing_sets T;
+    int timed = !o->correctness_only, knock = knockout_needed(ex);
+    if (timed || knock) {
+        /* The L2 flush's buffer first (the first flush allocates it): the
+         * memory around the timing sets is then the same in the knock-out
+         * and in every timed launch after it. */
+        g.D->flush_l2(&g.dev);
+        timing_sets_build(&g, &T);
+    }
+    if (knock)
+        judge_data_path(&g, &c[V_STUDENT], &T);
+    if (timed)
+        time_and_judge(&g, &T);
+    if (timed || knock)
+        timing_sets_free(&g, &T);
     /* The last facts, then the one verdict (verdict.h). */
     snprintf(r->ref_stand_in, sizeof r->ref_stand_in, "%s", g.ref_note);
     if (o->ncu)

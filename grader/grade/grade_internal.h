@@ -31,6 +31,12 @@ typedef struct grade_ctx {
      * and, when the baseline stood in for it, what the verdict must say. */
     const char *ref_kernel;
     char ref_note[400];
+    /* What the kernels printed (kernel_output.h's kout_lines): the count
+     * when the latest launch started, that launch's version (-1: none yet),
+     * and the lines each version's last finished launch printed. */
+    long printed_mark;
+    int printed_by_v;
+    long printed_last[N_VARIANTS];
 } grade_ctx;
 
 /* grade_run.c */
@@ -50,6 +56,14 @@ double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, i
  * the message ("size 1000"); `extra` (may be NULL) is appended to it. */
 void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
                   const char *when);
+/* End the child for guard bytes of I's buffer dmg.buf found changed
+ * (dev_set_guards) after a launch of v: which array, where, and, past the
+ * array's own guard, that nothing may be kept in the rest of its memory.
+ * `owner`: the version whose copy of that array it is, when the timing
+ * sets give each version its own outputs (another's: the kernel wrote
+ * beside its arrays, not just out of its bounds); -1: v's own. */
+_Noreturn void guards_broken(enum variant v, const instance *I, guard_damage dmg,
+                             const char *when, int owner);
 void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
                   const char *when);
 void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
@@ -59,21 +73,54 @@ void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
  * each run checked (guards, inputs, outputs); the student's kernel first. */
 void check_correctness(grade_ctx *g);
 
+/* grade_time.c: the timing problem */
+
+#define N_SETS 2
+#define MAX_ROUNDS 400
+
+typedef struct samples {
+    double t[N_VARIANTS][MAX_ROUNDS];
+    int n;
+} samples;
+
+/* N_SETS instances of the timing size (different seeds: different
+ * contents), in ONE allocation (buffers.h's dev_sets_carve): set 1 lies
+ * `half` bytes after set 0, each set's inputs once, read by all three
+ * versions, and an output per version and set. */
+typedef struct timing_sets {
+    instance I[N_SETS];
+    dev_set d[N_VARIANTS][N_SETS];
+    size_t half;
+    samples S;
+} timing_sets;
+
+/* Build and upload the timing sets; free them. */
+void timing_sets_build(grade_ctx *g, timing_sets *T);
+void timing_sets_free(grade_ctx *g, timing_sets *T);
+
+/* One launch of v on timing set s exactly as every timed launch is made
+ * (run_launch, timed, the L2 flushed), then every guard byte of the
+ * allocation checked. Returns the kernel's time in ms. */
+double timing_launch(grade_ctx *g, enum variant v, timing_sets *T, int s);
+
 /* knockout_run.c */
 
+/* 1 when a check of the exercise names a knock-out kind. */
+int knockout_needed(const exercise *ex);
+
 /* For every check of the exercise that names a knock-out kind and holds on
- * the text or size: run the student's kernel once with that mechanism fed
- * from a second input set (knockout.h) and keep the check holding only if
- * the results came through it. Updates g->r->checks (state and what). */
-void judge_data_path(grade_ctx *g, const compiled *student);
+ * the text or size: run the student's kernel once, as a timed launch on
+ * timing set 1 (T: the same buffers, guards, sizes, grid and knobs as
+ * every timed launch), with that mechanism fed from timing set 2
+ * (knockout.h), and keep the check holding only if the results came
+ * through it. Updates g->r->checks (state and what). */
+void judge_data_path(grade_ctx *g, const compiled *student, timing_sets *T);
 
-/* grade_time.c */
-
-/* Time the three versions interleaved on two input sets, verify each
+/* Time the three versions interleaved on T's two input sets, verify each
  * set afterwards, hold the student's time against the physical floor, and
  * fill r's times, measure, bar, and the facts the verdict reads: whether the
  * student's measure clears the bar, and whether the reference's does. */
-void time_and_judge(grade_ctx *g);
+void time_and_judge(grade_ctx *g, timing_sets *T);
 
 /* grade_verdict.c */
 

@@ -79,6 +79,42 @@ _Noreturn static void refused(grade_ctx *g, enum variant v, const instance *I,
                g->r->stage, L->error, why);
 }
 
+/* Before a launch of v: the lines the launch before it printed (they have
+ * reached the process by now: the checks after it synchronised) go to
+ * that launch's version. */
+static void tally_printed(grade_ctx *g, enum variant v)
+{
+    long now = kout_lines();
+    if (g->printed_by_v >= 0 && g->printed_by_v < N_VARIANTS)
+        g->printed_last[g->printed_by_v] = now - g->printed_mark;
+    g->printed_mark = now;
+    g->printed_by_v = (int)v;
+}
+
+/* A launch of v ran past the time limit: what to look at. A kernel that
+ * printed before is most likely still printing (device printf is slow and
+ * its lines reach the host only at a synchronisation, so none of this
+ * launch's are counted): say so, with the numbers, rather than suggest a
+ * loop that never ends. */
+_Noreturn static void hung(grade_ctx *g, enum variant v)
+{
+    long total = kout_lines(), last = g->printed_last[v];
+    if (total <= 0)
+        child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s. %s",
+                   g->r->stage, g->o->launch_timeout_s, diagnose_hang(g->r->diags));
+    child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s, and "
+               "printf is what most likely took the time: %s printed %ld line%s in the "
+               "launches before this one (%ld in its last one; the first launch's first "
+               "lines are shown below). Device printf is slow: every call formats its line "
+               "into a buffer the host drains only when the launch ends, and a kernel that "
+               "prints from every thread prints a line per element, so the larger the "
+               "problem the longer printing takes, until it runs past the limit even though "
+               "the kernel itself would end. Print from one thread (if (i == 0) printf(...)) "
+               "or under a condition a few elements meet, and remove the prints before "
+               "judging speed.", g->r->stage, g->o->launch_timeout_s, variant_name(v), total,
+               total == 1 ? "" : "s", last);
+}
+
 double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, int timed)
 {
     void *argp[MAX_ARGS];
@@ -88,30 +124,51 @@ double run_launch(grade_ctx *g, enum variant v, const instance *I, dev_set *d, i
         g->D->flush_l2(&g->dev);
     dev_set_args(d, I, argp);
     kout_trim();
+    tally_printed(g, v);
     launch_result L = g->D->launch(&g->k[v], I, argp, timed, g->o->launch_timeout_s);
     if (L.status == LAUNCH_REFUSED)
         refused(g, v, I, &L);
     if (L.status == LAUNCH_HUNG)
-        child_fail(OUT_HANG, NULL, "While %s: the launch did not finish within %.0f s. %s",
-                   g->r->stage, g->o->launch_timeout_s, diagnose_hang(g->r->diags));
+        hung(g, v);
     return L.ms;
+}
+
+void guards_broken(enum variant v, const instance *I, guard_damage dmg, const char *when,
+                   int owner)
+{
+    const buffer *B = &I->bufs[dmg.buf];
+    long es = (long)elem_size(B->type), end = (long)(B->count * elem_size(B->type));
+    long elem = dmg.offset >= 0 ? dmg.offset / es : -((-dmg.offset + es - 1) / es);
+    static const char nothing_kept[] = "the GPU hands out memory in 2 MiB pages, so an "
+        "array's last page runs on past its end, and the grader fills every byte of its "
+        "memory that is no array and checks it after every launch. A kernel may keep nothing "
+        "there (nor anywhere else) from one launch to the next.";
+    if (owner >= 0 && owner != (int)v && B->is_output)
+        child_fail(fault_of(v), NULL, "%s wrote into memory beside its arrays (%s): %zu guard "
+                   "bytes changed, the first %ld bytes %s the output array that %s gets as "
+                   "argument %d, memory no array of yours uses: %s%s", variant_name(v), when,
+                   dmg.bytes, dmg.offset < 0 ? -dmg.offset : dmg.offset - end,
+                   dmg.offset < 0 ? "before" : "after", variant_name((enum variant)owner),
+                   arg_of(I, dmg.buf), nothing_kept, blame(v));
+    char where[700] = "";
+    if (dmg.offset >= end + GUARD_BYTES)
+        snprintf(where, sizeof where, " That byte (byte offset %ld) is %ld bytes past the "
+                 "array's end, beyond its guard, in memory no array uses: %s", dmg.offset,
+                 dmg.offset - end, nothing_kept);
+    child_fail(fault_of(v), NULL, "%s wrote outside its %s array (argument %d; %s): %zu guard "
+               "bytes changed, the first at element %ld of an array of %zu %ss.%s An index is "
+               "out of range: check the bounds test (i < n) and how the index is built from "
+               "blockIdx and threadIdx.%s", variant_name(v), B->is_output ? "output" : "input",
+               arg_of(I, dmg.buf), when, dmg.bytes, elem, B->count, elem_name(B->type), where,
+               blame(v));
 }
 
 void check_guards(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,
                   const char *when)
 {
     guard_damage dmg = dev_set_guards(g->D, d, I);
-    if (!dmg.bytes)
-        return;
-    const buffer *B = &I->bufs[dmg.buf];
-    long es = (long)elem_size(B->type);
-    long elem = dmg.offset >= 0 ? dmg.offset / es : -((-dmg.offset + es - 1) / es);
-    child_fail(fault_of(v), NULL, "%s wrote outside its %s array (argument %d; %s): %zu guard "
-               "bytes changed, the first at element %ld of an array of %zu %ss. An index is "
-               "out of range: check the bounds test (i < n) and how the index is built from "
-               "blockIdx and threadIdx.%s", variant_name(v),
-               B->is_output ? "output" : "input", arg_of(I, dmg.buf), when, dmg.bytes, elem,
-               B->count, elem_name(B->type), blame(v));
+    if (dmg.bytes)
+        guards_broken(v, I, dmg, when, -1);
 }
 
 void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set *d,

@@ -5,8 +5,10 @@
  * replays an answer it kept from an earlier launch is wrong on the other
  * set. Every timed launch starts from a poisoned output (outside the timed
  * events), so one that skips work when the output already holds an answer
- * is timed doing the work. Afterwards the inputs of every set and the last
- * output of every version on every set are checked. The baseline, the
+ * is timed doing the work. After every launch every guard byte of the
+ * sets' one allocation is checked (buffers.h: nothing may be kept beside
+ * the arrays); afterwards the inputs of every set and the last output of
+ * every version on every set are checked. The baseline, the
  * student's kernel and the reference get the same treatment, so their
  * comparison stays fair. */
 #include <stdio.h>
@@ -17,24 +19,9 @@
 #include "launch_occupancy.h"
 #include "stats.h"
 
-#define N_SETS 2
-#define MAX_ROUNDS 400
 #define EXTRA_MEASURES 2
 /* The seeds of the timing sets: apart from the correctness sizes'. */
 #define TIMING_SEED 1000
-
-typedef struct samples {
-    double t[N_VARIANTS][MAX_ROUNDS];
-    int n;
-} samples;
-
-/* The timing problem: N_SETS instances; one copy of each set's inputs on
- * the device, read by all three versions; an output per version and set. */
-typedef struct timing_sets {
-    instance I[N_SETS];
-    dev_set d[N_VARIANTS][N_SETS];
-    samples S;
-} timing_sets;
 
 /* What the medians of some rounds say. */
 typedef struct measured {
@@ -44,30 +31,58 @@ typedef struct measured {
     double ref;                /* the reference solution's `measure` */
 } measured;
 
-static void build_sets(grade_ctx *g, timing_sets *T)
+void timing_sets_build(grade_ctx *g, timing_sets *T)
 {
+    memset(T, 0, sizeof *T);
     for (int s = 0; s < N_SETS; s++)
         build_instance(g, &T->I[s], g->ex->time_size, g->r->seed + TIMING_SEED + (unsigned)s);
     /* The occ column reports the launch that is timed. */
     for (int v = 0; v < N_VARIANTS; v++)
         launch_occupancy_set(&g->r->res[v], &T->I[0], &g->dev);
-    for (int s = 0; s < N_SETS; s++) {
-        set_stage("copying timing input set %d to the GPU", s + 1);
-        dev_set_upload(g->D, &T->d[V_BASELINE][s], &T->I[s]);
-        dev_set_share(g->D, &T->d[V_STUDENT][s], &T->d[V_BASELINE][s], &T->I[s]);
-        dev_set_share(g->D, &T->d[V_SOLUTION][s], &T->d[V_BASELINE][s], &T->I[s]);
-    }
+    set_stage("copying the timing input sets to the GPU");
+    T->half = dev_sets_carve(g->D, &T->d[0][0], T->I, N_SETS, N_VARIANTS);
 }
 
-static void free_sets(grade_ctx *g, timing_sets *T)
+void timing_sets_free(grade_ctx *g, timing_sets *T)
 {
-    for (int s = 0; s < N_SETS; s++) {
-        /* The borrowers first: the baseline's set owns the inputs. */
-        dev_set_free(g->D, &T->d[V_STUDENT][s]);
-        dev_set_free(g->D, &T->d[V_SOLUTION][s]);
-        dev_set_free(g->D, &T->d[V_BASELINE][s]);
+    /* Set 0 of version 0 holds the allocation: the others are views. */
+    for (int s = 0; s < N_SETS; s++)
+        for (int v = 0; v < N_VARIANTS; v++)
+            dev_set_free(g->D, &T->d[v][s]);
+    for (int s = 0; s < N_SETS; s++)
         instance_free(&T->I[s]);
+}
+
+/* Every guard byte of the timing allocation after a launch of v on set s:
+ * that set's regions first, then every other region once. Checked after
+ * every launch, not only at the end: a kernel that keeps an answer beside
+ * the arrays and wipes it when it replays it would leave nothing behind
+ * for a final check. About 2 * GUARD_BYTES per array and the rest of the
+ * allocation's last page are read back (a few MiB, through pinned memory
+ * on a GPU), outside the timed events. */
+static double launch_checked(grade_ctx *g, enum variant v, timing_sets *T, int s, int timed)
+{
+    char when[128];
+    double ms = run_launch(g, v, &T->I[s], &T->d[v][s], timed);
+    int at = s, owner = (int)v;
+    guard_damage dmg = dev_set_guards(g->D, &T->d[v][s], &T->I[s]);
+    for (int i = 0; i < N_VARIANTS * N_SETS && !dmg.bytes; i++) {
+        at = i % N_SETS;
+        owner = i / N_SETS;
+        if (owner != (int)v || at != s)     /* that one was read just above */
+            dmg = dev_set_owned_guards(g->D, &T->d[owner][at], &T->I[at]);
     }
+    if (dmg.bytes) {
+        snprintf(when, sizeof when, "timing input set %d of %d, checked after a launch on "
+                 "set %d", at + 1, N_SETS, s + 1);
+        guards_broken(v, &T->I[at], dmg, when, owner);
+    }
+    return ms;
+}
+
+double timing_launch(grade_ctx *g, enum variant v, timing_sets *T, int s)
+{
+    return launch_checked(g, v, T, s, 1);
 }
 
 /* Warm every version up on every set, and size the rounds from what one
@@ -81,9 +96,9 @@ static int warm_up(grade_ctx *g, timing_sets *T)
     for (int v = 0; v < N_VARIANTS; v++) {
         set_stage("warming up %s", variant_name(v));
         for (int s = 0; s < N_SETS; s++)
-            run_launch(g, v, &T->I[s], &T->d[v][s], 0);
+            launch_checked(g, v, T, s, 0);
         double t0 = now_s();
-        double ms = run_launch(g, v, &T->I[0], &T->d[v][0], 1);
+        double ms = timing_launch(g, v, T, 0);
         double wall = now_s() - t0;
         round_s += wall > ms * 1e-3 ? wall : ms * 1e-3;
     }
@@ -101,7 +116,7 @@ static void time_rounds(grade_ctx *g, timing_sets *T, int rounds)
             /* Rotate the order so no version always runs right after another. */
             enum variant v = (enum variant)((j + S->n) % N_VARIANTS);
             set_stage("timing %s (input set %d)", variant_name(v), s + 1);
-            S->t[v][S->n] = run_launch(g, v, &T->I[s], &T->d[v][s], 1);
+            S->t[v][S->n] = timing_launch(g, v, T, s);
         }
     }
 }
@@ -221,19 +236,15 @@ static int reference_clears(const exercise *ex, const measured *m)
     return 1;
 }
 
-void time_and_judge(grade_ctx *g)
+void time_and_judge(grade_ctx *g, timing_sets *T)
 {
-    static timing_sets T;
-    memset(&T, 0, sizeof T);
-    build_sets(g, &T);
-    int rounds = warm_up(g, &T);
-    time_rounds(g, &T, rounds);
+    int rounds = warm_up(g, T);
+    time_rounds(g, T, rounds);
     measured m;
-    int clears = judge_rounds(g, &T, rounds, &m);
-    double bytes = T.I[0].bytes_moved;
-    record(g->r, &m, bytes, T.S.n);
-    verify_sets(g, &T);
-    free_sets(g, &T);
+    int clears = judge_rounds(g, T, rounds, &m);
+    double bytes = T->I[0].bytes_moved;
+    record(g->r, &m, bytes, T->S.n);
+    verify_sets(g, T);
     check_physical_floor(g, bytes, m.ms[V_STUDENT]);
     /* Facts for the verdict (verdict.h); with no bar, any speed passes. */
     g->r->ref_clears_bar = reference_clears(g->ex, &m);

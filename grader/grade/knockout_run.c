@@ -1,26 +1,34 @@
 /* knockout_run.c: is each mechanism on the data path? One knock-out run per
- * kind of mechanism the exercise's checks name (knockout.h), on the largest
- * correctness size, after the correctness runs.
+ * kind of mechanism the exercise's checks name (knockout.h), made as a
+ * timed launch of the student's kernel on timing set 1, before the timing.
  *
- * Two input sets, A (the run's seed) and B (another seed), lie in one
- * allocation with the same layout, B `half` bytes after A, so one constant
- * moves any address of A to the same element of B. The rewritten kernel
- * runs on A; only its mechanism reads B. Its output must then be B's
- * expected output on at least 90% of the elements: a copy that never runs, or
- * that carries a token element, leaves A's results (or a mix) behind. For an
- * L2 prefetch, which carries no data, the prefetched and the loaded lines of
- * A are marked in B's half with each thread's count of loads so far
- * (knockout.h): at least a fifth of the input's lines must be prefetched,
- * and at least half of the lines both prefetched and loaded must be
- * prefetched ahead, with the thread's count below the line's first load's.
- * The counts are the threads' own order, not a clock, so the verdict does
- * not depend on how warps happen to interleave: a prefetch issued right
- * before its own load (distance 0), behind it, or L2DIST elements ahead
- * (the line the warp loads in the same iteration) has the same count as
- * the load, or a higher one. Where no load of a prefetched line is seen
- * (loads the rewrite does not know), coverage alone decides. For the
- * __constant__ table, the kernel runs on B's inputs with B's table in
- * constant memory while the table's copy in global memory stays A's. */
+ * No kernel can tell the knock-out from a graded launch: it runs on the
+ * timing problem's own allocation (grade_time.c), where timing set 2 lies
+ * `half` bytes after set 1 with every array at the same place, so one
+ * constant moves any address of set 1 (A) to the same element of set 2
+ * (B). The kernel gets set 1's pointers, with the same guard bytes around
+ * them, the same size, grid, block, shared memory and knobs, the same
+ * alignment, inputs drawn the same way, and the L2 flushed, as every timed
+ * launch on set 1: whatever it looks at (the words next to its pointers,
+ * n, gridDim, the input values) is a timed launch's. Only the rewritten
+ * mechanism reads B. Its output must then be B's expected output on at
+ * least 90% of the elements: a copy that never runs, or that carries a
+ * token element, leaves A's results (or a mix) behind. For an L2 prefetch,
+ * which carries no data, the prefetched and the loaded lines of A are
+ * marked in a separate allocation laid out like A (delta: from A to it)
+ * with each thread's count of loads so far (knockout.h): at least a fifth
+ * of the input's lines must be prefetched, and at least half of the lines
+ * both prefetched and loaded must be prefetched ahead, with the thread's
+ * count below the line's first load's. The counts are the threads' own
+ * order, not a clock, so the verdict does not depend on how warps happen
+ * to interleave: a prefetch issued right before its own load (distance 0),
+ * behind it, or L2DIST elements ahead (the line the warp loads in the same
+ * iteration) has the same count as the load, or a higher one. Where no
+ * load of a prefetched line is seen (loads the rewrite does not know),
+ * coverage alone decides. For the __constant__ table, the kernel itself
+ * runs on set 2 with B's table in constant memory while the table's copy
+ * in global memory holds A's values for that launch (the one difference a
+ * kernel could see: it would have to compare the two copies). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,7 +38,6 @@
 #include "verify.h"
 #include "child_fail.h"
 
-#define KNOCK_SEED_SALT 0x6b6e6f636bull   /* "knock": set B's seed */
 /* A dead or token mechanism scores near 0 on both; a real one 100 (data)
  * or 1 - distance/iterations (prefetch: the first lines of each thread's
  * run are loaded before any prefetch reaches them; lesson 11b's largest
@@ -47,56 +54,47 @@
  * padding; a one-slot ring of eight spans an eighth. */
 #define SPAN_MIN_PCT 50
 
+/* Where the knock-out's data lives. Set A is timing set 1 (version
+ * V_STUDENT's view: its own outputs), set B timing set 2 at `delta`, or,
+ * for the prefetch marks, a separate allocation laid out like set 1; the
+ * span counters in an allocation of their own (ALLOC_GRAIN bytes: the
+ * counters, then guard bytes, checked after the run). */
 typedef struct arena {
-    void *base;
-    size_t half;
-    dev_set d;          /* A's buffers; B's inputs at +half; the span counters
-                           (knock_layout) at +2*half */
+    char *lo, *hi;      /* set 1's part of the timing allocation */
+    long long delta;    /* from A to B (or to the marks) */
+    char *marks;        /* KNOCK_PREFETCH: the marks' allocation; else NULL */
+    char *span;         /* the span counters' allocation */
 } arena;
-
-#define SPAN_BYTES 256
-
-static void *span_at(const arena *ar)
-{
-    return (char *)ar->base + 2 * ar->half;
-}
-
-static size_t round256(size_t x)
-{
-    return (x + 255) & ~(size_t)255;
-}
 
 static size_t bytes_of(const buffer *B)
 {
     return B->count * elem_size(B->type);
 }
 
-/* Lay out I's buffers twice; upload A's inputs, and B's unless `b_inputs`
- * is 0 (the prefetch marks: knock_once fills B's half). */
-static void arena_make(const device_ops *D, arena *ar, const instance *A, const instance *B,
-                       int b_inputs)
+static void arena_make(const device_ops *D, arena *ar, timing_sets *T, enum knock_kind k)
 {
-    size_t off[MAX_BUFS];
-    memset(ar, 0, sizeof *ar);
-    for (int b = 0; b < A->nbufs; b++) {
-        off[b] = ar->half + GUARD_BYTES;
-        ar->half += round256(2 * GUARD_BYTES + bytes_of(&A->bufs[b]));
+    ar->lo = T->d[0][0].alloc;
+    ar->hi = ar->lo + T->half;
+    ar->delta = (long long)T->half;
+    ar->marks = NULL;
+    if (k == KNOCK_PREFETCH) {
+        size_t bytes = (T->half + ALLOC_GRAIN - 1) / ALLOC_GRAIN * ALLOC_GRAIN;
+        ar->marks = D->alloc(bytes);
+        /* The marks are minima: none yet is all ones. */
+        D->fill(ar->marks, 0xFF, bytes);
+        ar->delta = (long long)(ar->marks - ar->lo);
     }
-    ar->base = D->alloc(2 * ar->half + SPAN_BYTES);
-    D->fill(ar->base, 0, 2 * ar->half);
+    ar->span = D->alloc(ALLOC_GRAIN);
+    D->fill(ar->span, GUARD_BYTE, ALLOC_GRAIN);
     unsigned span[2] = {0xFFFFFFFFu, 0};   /* min, max: nothing written yet */
-    D->upload(span_at(ar), span, sizeof span);
-    for (int b = 0; b < A->nbufs; b++) {
-        dev_array *a = &ar->d.a[b];
-        a->ptr = (char *)ar->base + off[b];
-        a->base = (char *)a->ptr - GUARD_BYTES;
-        a->bytes = bytes_of(&A->bufs[b]);
-        if (A->bufs[b].is_output)
-            continue;
-        D->upload(a->ptr, A->bufs[b].host, a->bytes);
-        if (b_inputs)
-            D->upload((char *)a->ptr + ar->half, B->bufs[b].host, a->bytes);
-    }
+    D->upload(ar->span, span, sizeof span);
+}
+
+static void arena_free(const device_ops *D, arena *ar)
+{
+    if (ar->marks)
+        D->release(ar->marks);
+    D->release(ar->span);
 }
 
 /* Same buffers, same scalars, same launch: one delta fits, one launch
@@ -134,7 +132,8 @@ static void census_line(line_census *c, const unsigned char *slot)
     c->ahead += fetched != 0xFFFFFFFFu && loaded != 0xFFFFFFFFu && fetched < loaded;
 }
 
-static void census(const device_ops *D, const arena *ar, const instance *A, line_census *c)
+static void census(const device_ops *D, const arena *ar, const dev_set *d, const instance *A,
+                   line_census *c)
 {
     static unsigned char *got;
     if (!got && !(got = malloc(CHUNK + KNOCK_LINE)))
@@ -143,12 +142,12 @@ static void census(const device_ops *D, const arena *ar, const instance *A, line
     for (int b = 0; b < A->nbufs; b++) {
         if (A->bufs[b].is_output)
             continue;
-        /* From the line that holds the first byte (it starts in the guard,
-         * inside the arena), whole lines. */
-        uintptr_t first = (uintptr_t)ar->d.a[b].ptr & ~(uintptr_t)(KNOCK_LINE - 1);
-        size_t bytes = (uintptr_t)ar->d.a[b].ptr + ar->d.a[b].bytes - first;
+        /* From the line that holds the first byte (arrays are 64 KiB
+         * aligned: the line starts with it), whole lines. */
+        uintptr_t first = (uintptr_t)d->a[b].ptr & ~(uintptr_t)(KNOCK_LINE - 1);
+        size_t bytes = (uintptr_t)d->a[b].ptr + d->a[b].bytes - first;
         bytes = (bytes + KNOCK_LINE - 1) & ~(size_t)(KNOCK_LINE - 1);
-        const char *at = (const char *)first + ar->half;
+        const char *at = (const char *)first + ar->delta;
         for (size_t off = 0; off < bytes; off += CHUNK) {
             size_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
             D->download(got, at + off, n);
@@ -158,19 +157,24 @@ static void census(const device_ops *D, const arena *ar, const instance *A, line
     }
 }
 
-/* The table's copies in global memory keep A's values; every other input
- * is B's. */
-static void const_args(dev_set *d, const arena *ar, const instance *A)
+/* Is buffer b of I a copy of one of its __constant__ tables? */
+static int is_table(const instance *I, int b)
 {
-    *d = ar->d;
-    for (int b = 0; b < A->nbufs; b++) {
-        int is_table = 0;
-        for (int c = 0; c < A->nconsts; c++)
-            is_table |= A->consts[c].bytes == bytes_of(&A->bufs[b]) &&
-                        !memcmp(A->consts[c].data, A->bufs[b].host, A->consts[c].bytes);
-        if (!A->bufs[b].is_output && !is_table)
-            d->a[b].ptr = (char *)d->a[b].ptr + ar->half;
-    }
+    for (int c = 0; c < I->nconsts; c++)
+        if (!I->bufs[b].is_output && I->consts[c].bytes == bytes_of(&I->bufs[b]) &&
+            !memcmp(I->consts[c].data, I->bufs[b].host, I->consts[c].bytes))
+            return 1;
+    return 0;
+}
+
+/* The copies of the tables in set B's global memory: `from`'s values
+ * (A's for the knock-out, B's own after it). */
+static void table_copies(const device_ops *D, timing_sets *T, const instance *from)
+{
+    const dev_set *d = &T->d[V_STUDENT][1];
+    for (int b = 0; b < T->I[1].nbufs; b++)
+        if (is_table(&T->I[1], b))
+            D->upload(d->a[b].ptr, from->bufs[b].host, d->a[b].bytes);
 }
 
 /* Load the rewritten kernel in the student's place. 0, or -1 with `clause`
@@ -179,9 +183,9 @@ static void const_args(dev_set *d, const arena *ar, const instance *A)
 static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const arena *ar,
                         const instance *A, kernel *kk, char *clause, size_t len)
 {
-    knock_layout L = {.delta = (long long)ar->half, .lo = (unsigned long long)(size_t)ar->base,
-                      .hi = (unsigned long long)(size_t)ar->base + ar->half,
-                      .span = (unsigned long long)(size_t)span_at(ar)};
+    knock_layout L = {.delta = ar->delta, .lo = (unsigned long long)(uintptr_t)ar->lo,
+                      .hi = (unsigned long long)(uintptr_t)ar->hi,
+                      .span = (unsigned long long)(uintptr_t)ar->span};
     int found;
     char *ptx = knockout_ptx(c->ptx, k, &L, &found);
     if (!ptx) {
@@ -209,36 +213,37 @@ static int load_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, cons
     return 0;
 }
 
-/* Launch the knock-out of kind k on the arena: the student's kernel on B's
- * inputs with A's table copies (KNOCK_CONST), else the rewritten kernel on
- * A. `d` gets the buffers the outputs are in. 0, or -1 with `clause`
- * saying why it could not run. */
+/* Launch the knock-out of kind k as a timed launch: the student's kernel
+ * on set B with A's table copies (KNOCK_CONST), else the rewritten kernel
+ * on set A. `d` gets the buffers the outputs are in. 0, or -1 with
+ * `clause` saying why it could not run. */
 static int run_knocked(grade_ctx *g, const compiled *c, enum knock_kind k, const arena *ar,
-                       const instance *A, const instance *B, dev_set *d, char *clause,
-                       size_t len)
+                       timing_sets *T, const dev_set **d, char *clause, size_t len)
 {
     kernel kk, own = g->k[V_STUDENT];
     set_stage("running a copy of student whose %s read other inputs", knock_name(k));
     if (k == KNOCK_CONST) {
-        const_args(d, ar, A);
-        run_launch(g, V_STUDENT, B, d, 0);
+        table_copies(g->D, T, &T->I[0]);
+        timing_launch(g, V_STUDENT, T, 1);
+        table_copies(g->D, T, &T->I[1]);
+        *d = &T->d[V_STUDENT][1];
         return 0;
     }
-    if (load_knocked(g, c, k, ar, A, &kk, clause, len) < 0)
+    if (load_knocked(g, c, k, ar, &T->I[0], &kk, clause, len) < 0)
         return -1;
     g->k[V_STUDENT] = kk;
-    *d = ar->d;
-    run_launch(g, V_STUDENT, A, d, 0);
+    timing_launch(g, V_STUDENT, T, 0);
     g->k[V_STUDENT] = own;
     g->D->unload(&kk);
+    *d = &T->d[V_STUDENT][0];
     return 0;
 }
 
-static enum check_state judge_prefetch(grade_ctx *g, const arena *ar, const instance *A,
-                                       char *clause, size_t len)
+static enum check_state judge_prefetch(grade_ctx *g, const arena *ar, const dev_set *d,
+                                       const instance *A, char *clause, size_t len)
 {
     line_census c;
-    census(g->D, ar, A, &c);
+    census(g->D, ar, d, A, &c);
     int pct = c.lines ? (int)(100 * c.prefetched / c.lines) : 0;
     int ahead = c.both ? (int)(100 * c.ahead / c.both) : 0;
     if (pct < PREFETCH_MIN_PCT) {
@@ -278,45 +283,45 @@ static enum check_state judge_outputs(grade_ctx *g, enum knock_kind k, const dev
     return st;
 }
 
-/* One knock-out run of kind k, on the largest correctness size. Returns
- * the state; `clause` says what it showed, to follow the check's own
- * finding. */
+/* The span counters' allocation after the run: the counters (untouched:
+ * no write was counted, an address register of unknown width, so the span
+ * is not known) and, after them, guard bytes no kernel may have changed. */
+static long span_read(grade_ctx *g, const arena *ar, enum knock_kind k)
+{
+    unsigned got[2];
+    size_t first = 0, rest = ALLOC_GRAIN - sizeof got;
+    g->D->download(got, ar->span, sizeof got);
+    if (g->D->unlike(ar->span + sizeof got, GUARD_BYTE, rest, &first))
+        child_fail(OUT_WRONG, NULL, "While %s: your kernel wrote into memory the grader gave "
+                   "it no pointer to (%zu bytes into an allocation of the grader's own). A "
+                   "kernel may write only to its output.", g->r->stage, first + sizeof got);
+    if (k != KNOCK_SHARED || got[0] == 0xFFFFFFFFu)
+        return -1;
+    return got[1] > got[0] ? (long)(got[1] - got[0]) : 0;
+}
+
+/* One knock-out run of kind k, on the timing sets. Returns the state;
+ * `clause` says what it showed, to follow the check's own finding. */
 static enum check_state knock_once(grade_ctx *g, const compiled *c, enum knock_kind k,
-                                   char *clause, size_t len, long *span)
+                                   timing_sets *T, char *clause, size_t len, long *span)
 {
     *span = -1;
-    size_t size = 0;
-    for (int s = 0; s < MAX_SIZES && g->ex->check_sizes[s]; s++)
-        size = g->ex->check_sizes[s];
-    instance A, B;
-    build_instance(g, &A, size, g->r->seed);
-    build_instance(g, &B, size, g->r->seed ^ KNOCK_SEED_SALT);
-    enum check_state st = CS_UNKNOWN;
     snprintf(clause, len, "whether it carries the data could not be judged: a second input "
              "set differs in shape");
-    if (same_shape(&A, &B)) {
-        arena ar;
-        dev_set d;
-        arena_make(g->D, &ar, &A, &B, k != KNOCK_PREFETCH);
-        /* The prefetch marks are minima: none yet is all ones. */
-        if (k == KNOCK_PREFETCH)
-            g->D->fill((char *)ar.base + ar.half, 0xFF, ar.half);
-        if (run_knocked(g, c, k, &ar, &A, &B, &d, clause, len) < 0)
-            st = CS_FAILS;
-        else if (k == KNOCK_PREFETCH)
-            st = judge_prefetch(g, &ar, &A, clause, len);
-        else
-            st = judge_outputs(g, k, &d, &B, clause, len);
-        unsigned got[2];
-        g->D->download(got, span_at(&ar), sizeof got);
-        /* Untouched counters: no write was counted (an address register of
-         * unknown width), so the span is not known. */
-        if (k == KNOCK_SHARED && got[0] != 0xFFFFFFFFu)
-            *span = got[1] > got[0] ? (long)(got[1] - got[0]) : 0;
-        g->D->release(ar.base);
-    }
-    instance_free(&A);
-    instance_free(&B);
+    if (!same_shape(&T->I[0], &T->I[1]))
+        return CS_UNKNOWN;
+    arena ar;
+    const dev_set *d;
+    enum check_state st;
+    arena_make(g->D, &ar, T, k);
+    if (run_knocked(g, c, k, &ar, T, &d, clause, len) < 0)
+        st = CS_FAILS;
+    else if (k == KNOCK_PREFETCH)
+        st = judge_prefetch(g, &ar, d, &T->I[0], clause, len);
+    else
+        st = judge_outputs(g, k, d, &T->I[1], clause, len);
+    *span = span_read(g, &ar, k);
+    arena_free(g->D, &ar);
     return st;
 }
 
@@ -334,7 +339,15 @@ static enum check_state judge_span(grade_ctx *g, const mech_check *m, long span,
     return CS_FAILS;
 }
 
-void judge_data_path(grade_ctx *g, const compiled *c)
+int knockout_needed(const exercise *ex)
+{
+    for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+        if (ex->checks[i].knock != KNOCK_NONE)
+            return 1;
+    return 0;
+}
+
+void judge_data_path(grade_ctx *g, const compiled *c, timing_sets *T)
 {
     enum check_state done[KNOCK_CONST + 1] = {0};
     char clause[KNOCK_CONST + 1][sizeof g->r->checks[0].what];
@@ -345,7 +358,7 @@ void judge_data_path(grade_ctx *g, const compiled *c)
         if (k == KNOCK_NONE || cr->state != CS_HOLDS)
             continue;
         if (done[k] == CS_NOT_EVALUATED)
-            done[k] = knock_once(g, c, k, clause[k], sizeof clause[k], &span[k]);
+            done[k] = knock_once(g, c, k, T, clause[k], sizeof clause[k], &span[k]);
         enum check_state st = done[k];
         char own[sizeof cr->what];
         snprintf(own, sizeof own, "%s", clause[k]);

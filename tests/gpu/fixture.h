@@ -36,7 +36,7 @@
 #include <stddef.h>
 
 #define FIXTURE_ROOT "tests/gpu"
-#define FIXTURE_MAX 64
+#define FIXTURE_MAX 96
 /* "runaway": NVRTC must still be busy after this many seconds of CPU (the
  * CPU suite's check that the file really keeps a compiler busy, not that it
  * fails). CPU time, so that other work on the machine cannot make a short

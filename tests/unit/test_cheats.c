@@ -6,6 +6,7 @@
  * verification of every set, and the physical floor. */
 #include <stdlib.h>
 #include <string.h>
+#include "buffers.h"
 #include "pipeline.h"
 #include "stats.h"
 #include "suites.h"
@@ -129,6 +130,82 @@ START_TEST(write_past_an_input)
 }
 END_TEST
 
+/* ---- a replay cache in the memory past the guards (issue 25 item 1) ------ */
+
+/* Keeps each set's answer beside its output, past the output's guard, in
+ * memory the driver maps because it hands out whole 2 MiB pages: tagged
+ * with the input's address, computed at the timing size's first launch of
+ * a set, replayed after. `erase`: the replay puts the guard bytes back, so
+ * nothing is left for a check made only at the end. */
+static int erase;
+
+static void slack_cache(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    char *slack = (char *)A.z + (size_t)A.n * sizeof(float) + GUARD_BYTES + 256;
+    const float **tag = (const float **)slack;
+    float *kept = (float *)(slack + 64);
+    if (A.n >= 4096 && *tag == A.x) {
+        memcpy(A.z, kept, sizeof(float) * (size_t)A.n);
+        if (erase)
+            memset(slack, GUARD_BYTE, 64 + sizeof(float) * (size_t)A.n);
+        c->ms = T_CHEAT;
+        return;
+    }
+    axpy_range(A, 0, A.n);
+    if (A.n >= 4096) {
+        *tag = A.x;
+        memcpy(kept, A.z, sizeof(float) * (size_t)A.n);
+    }
+    c->ms = T_HONEST;
+}
+
+START_TEST(replay_cache_past_the_guard_is_caught)
+{
+    for (erase = 0; erase < 2; erase++) {
+        result r;
+        graded(slack_cache, &r);
+        /* At the first timed launch that keeps an answer there: the output
+         * of 4096 floats (16384 bytes), its guard, then 256 bytes on. */
+        expect(&r, OUT_WRONG, "wrote outside its output array (argument 3; timing input set 1 "
+               "of 2, checked after a launch on set 1)");
+        ck_assert_msg(strstr(r.message, "the first at element 20544 of an array of 4096 "
+                             "floats. That byte (byte offset 82176) is 65792 bytes past the "
+                             "array's end, beyond its guard, in memory no array uses"),
+                      "%s", r.message);
+        ck_assert_ptr_nonnull(strstr(r.message, "2 MiB pages"));
+    }
+    erase = 0;
+}
+END_TEST
+
+/* At the timing size, one byte into the guard before the next array of
+ * the timing sets' allocation: the reference solution's copy of the
+ * output (each version has its own). Named as memory beside the kernel's
+ * arrays, with the array whose guard it is. */
+static void writes_beside(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    size_t bytes = (size_t)A.n * sizeof(float);
+    size_t next = (2 * (size_t)GUARD_BYTES + bytes + REGION_ALIGN - 1) / REGION_ALIGN *
+                  REGION_ALIGN - GUARD_BYTES;
+    if (A.n >= 4096)
+        ((char *)A.z)[next + 100] = 1;
+    c->ms = T_HONEST;
+}
+
+START_TEST(write_beside_its_arrays_during_timing)
+{
+    result r;
+    graded(writes_beside, &r);
+    expect(&r, OUT_WRONG, "wrote into memory beside its arrays (timing input set 1 of 2, "
+           "checked after a launch on set 1): 1 guard bytes changed, the first 65436 bytes "
+           "before the output array that the reference solution gets as argument 3");
+    ck_assert_ptr_nonnull(strstr(r.message, "may keep nothing there"));
+}
+END_TEST
+
 START_TEST(write_out_of_bounds_during_timing)
 {
     result r;
@@ -218,9 +295,12 @@ END_TEST
 static void replays_same_address(host_call *c)
 {
     static const float *last_x;
+    static int last_n;
     static float *cache;
     axpy_args A = axpy_of(c);
-    if (A.x == last_x) {
+    /* The address and the size: a later correctness size may be given
+     * the memory an earlier one was freed from. */
+    if (A.x == last_x && A.n == last_n) {
         memcpy(A.z, cache, sizeof(float) * (size_t)A.n);
         c->ms = T_CHEAT;
         return;
@@ -230,6 +310,7 @@ static void replays_same_address(host_call *c)
     cache = malloc(sizeof(float) * (size_t)A.n);
     memcpy(cache, A.z, sizeof(float) * (size_t)A.n);
     last_x = A.x;
+    last_n = A.n;
     c->ms = T_HONEST;
 }
 
@@ -329,6 +410,8 @@ Suite *cheats_suite(void)
     tcase_add_test(tc, write_at_the_end_of_the_guard);
     tcase_add_test(tc, write_past_an_input);
     tcase_add_test(tc, write_out_of_bounds_during_timing);
+    tcase_add_test(tc, replay_cache_past_the_guard_is_caught);
+    tcase_add_test(tc, write_beside_its_arrays_during_timing);
     tcase_set_timeout(tc, 60);
     suite_add_tcase(s, tc);
 

@@ -427,68 +427,135 @@ static instance pair_instance(size_t n)
     return I;
 }
 
-/* Every buffer sits between guards of GUARD_BYTE; inputs hold what was
- * uploaded; a shared set borrows the inputs and owns its outputs; the
- * arguments point at the buffers and scalars in order. */
+/* Every byte of an allocation that is no array holds GUARD_BYTE: the
+ * allocation is whole ALLOC_GRAINs, each array's region (guard, data,
+ * guard) runs to the next one and the last to the allocation's end, so
+ * the regions tile it. */
+static void tiles(const dev_set *d, int nsets_vers, const instance *I, size_t total)
+{
+    const char *base = d[0].alloc, *end = base + total;
+    ck_assert_uint_eq(total % ALLOC_GRAIN, 0);
+    /* Sort-free check: every byte of [base, end) in exactly one owned region. */
+    size_t covered = 0;
+    for (int i = 0; i < nsets_vers; i++)
+        for (int b = 0; b < I->nbufs; b++) {
+            const dev_array *a = &d[i].a[b];
+            if (!a->owned)
+                continue;
+            ck_assert((const char *)a->base >= base && (const char *)a->end <= end);
+            ck_assert_ptr_eq((char *)a->base + GUARD_BYTES, a->ptr);
+            ck_assert_uint_eq((uintptr_t)a->ptr % REGION_ALIGN, 0);
+            covered += (size_t)((const char *)a->end - (const char *)a->base);
+            size_t bad = 0;
+            const unsigned char *p = a->base;
+            for (size_t k = 0; k < GUARD_BYTES; k++)
+                bad += p[k] != GUARD_BYTE;
+            for (p = (const unsigned char *)a->ptr + a->bytes; p < (const unsigned char *)a->end;
+                 p++)
+                bad += *p != GUARD_BYTE;
+            ck_assert_uint_eq(bad, 0);
+        }
+    ck_assert_uint_eq(covered, total);
+}
+
+/* Every buffer sits in one allocation of whole 2 MiB pages between guard
+ * bytes that fill it to its end; inputs hold what was uploaded; sets
+ * carved together share their inputs, own their outputs, and lie one
+ * constant apart; the arguments point at the buffers and scalars in
+ * order. */
 START_TEST(buffers_laid_out_with_guards)
 {
     const device_ops *D = &device_host;
     instance I = pair_instance(100);      /* a (out), x, b (out), y; n */
-    dev_set d, s;
+    dev_set d;
     dev_set_upload(D, &d, &I);
+    ck_assert_ptr_nonnull(d.alloc);
     for (int b = 0; b < I.nbufs; b++) {
         const dev_array *a = &d.a[b];
         ck_assert_uint_eq(a->bytes, I.bufs[b].count * (I.bufs[b].type == ELEM_F64 ? 8 : 4));
         ck_assert_int_eq(a->owned, 1);
-        ck_assert_ptr_eq((char *)a->base + GUARD_BYTES, a->ptr);
-        ck_assert_uint_eq((uintptr_t)a->ptr % 16, 0);     /* a vector load's alignment */
-        const unsigned char *lo = a->base, *hi = (const unsigned char *)a->ptr + a->bytes;
-        for (size_t i = 0; i < GUARD_BYTES; i++)
-            ck_assert(lo[i] == GUARD_BYTE && hi[i] == GUARD_BYTE);
         if (!I.bufs[b].is_output)
             ck_assert_mem_eq(a->ptr, I.bufs[b].host, a->bytes);
     }
+    tiles(&d, 1, &I, ALLOC_GRAIN);
     ck_assert_uint_eq(dev_set_guards(D, &d, &I).bytes, 0);
     ck_assert_uint_eq(dev_set_inputs_changed(D, &d, &I).elems, 0);
+    dev_set_free(D, &d);
 
-    dev_set_share(D, &s, &d, &I);
-    for (int b = 0; b < I.nbufs; b++) {
-        if (I.bufs[b].is_output) {
-            ck_assert_int_eq(s.a[b].owned, 1);
-            ck_assert_ptr_ne(s.a[b].ptr, d.a[b].ptr);
-        } else {
-            ck_assert_int_eq(s.a[b].owned, 0);
-            ck_assert_ptr_eq(s.a[b].ptr, d.a[b].ptr);
+    /* Two sets, three versions: d2[v * 2 + s]. */
+    instance I2[2] = {pair_instance(100), pair_instance(100)};
+    dev_set d2[6];
+    size_t half = dev_sets_carve(D, d2, I2, 2, 3);
+    ck_assert_ptr_nonnull(d2[0].alloc);
+    for (int i = 1; i < 6; i++)
+        ck_assert_ptr_null(d2[i].alloc);
+    tiles(d2, 6, &I2[0], (2 * half + ALLOC_GRAIN - 1) / ALLOC_GRAIN * ALLOC_GRAIN);
+    for (int b = 0; b < I.nbufs; b++)
+        for (int v = 0; v < 3; v++) {
+            /* Set 2 lies `half` after set 1, every array in its place. */
+            ck_assert_ptr_eq((char *)d2[v * 2].a[b].ptr + half, d2[v * 2 + 1].a[b].ptr);
+            if (I.bufs[b].is_output) {
+                ck_assert_int_eq(d2[v * 2].a[b].owned, 1);
+                ck_assert(v == 0 || d2[v * 2].a[b].ptr != d2[0].a[b].ptr);
+            } else {
+                ck_assert_int_eq(d2[v * 2].a[b].owned, v == 0);
+                ck_assert_ptr_eq(d2[v * 2].a[b].ptr, d2[0].a[b].ptr);
+            }
         }
-    }
+    dev_set *s = &d2[2];     /* version 1, set 1 */
     /* Poison: every output byte all ones, inputs untouched. */
-    dev_set_poison(D, &s, &I);
+    dev_set_poison(D, s, &I);
     for (int b = 0; b < I.nbufs; b++) {
-        const unsigned char *p = s.a[b].ptr;
+        const unsigned char *p = s->a[b].ptr;
         if (I.bufs[b].is_output)
-            for (size_t i = 0; i < s.a[b].bytes; i++)
+            for (size_t i = 0; i < s->a[b].bytes; i++)
                 ck_assert_uint_eq(p[i], POISON_BYTE);
         else
-            ck_assert_mem_eq(p, I.bufs[b].host, s.a[b].bytes);
+            ck_assert_mem_eq(p, I2[0].bufs[b].host, s->a[b].bytes);
     }
     void *argp[MAX_ARGS];
-    dev_set_args(&s, &I, argp);
+    dev_set_args(s, &I, argp);
     for (int a = 0; a < 4; a++)
-        ck_assert_ptr_eq(*(void **)argp[a], s.a[a].ptr);
+        ck_assert_ptr_eq(*(void **)argp[a], s->a[a].ptr);
     ck_assert_int_eq(*(int *)argp[4], 100);
 
     /* Read back: the outputs, as the kernel left them. */
-    float *out = s.a[0].ptr;
+    float *out = s->a[0].ptr;
     out[7] = 2.5f;
-    dev_set_download(D, &s, &I);
+    dev_set_download(D, s, &I);
     ck_assert_float_eq(((float *)I.bufs[0].host)[7], 2.5f);
     ck_assert_uint_eq(((uint32_t *)I.bufs[0].host)[6], UINT32_MAX);
 
-    dev_set_free(D, &s);
-    for (int b = 0; b < MAX_BUFS; b++)
-        ck_assert_ptr_null(s.a[b].base);
-    /* The borrowed inputs are still there for their owner. */
-    ck_assert_uint_eq(dev_set_inputs_changed(D, &d, &I).elems, 0);
+    /* Only the holder frees. */
+    for (int i = 5; i >= 0; i--)
+        dev_set_free(D, &d2[i]);
+    ck_assert_ptr_null(d2[0].alloc);
+    instance_free(&I2[0]);
+    instance_free(&I2[1]);
+    instance_free(&I);
+}
+END_TEST
+
+/* A large buffer: the allocation is rounded up to whole pages and the
+ * bytes after the last array, to the end, are a guard; a write there is
+ * damage of that array, placed by its offset. */
+START_TEST(slack_to_the_page_end_is_a_guard)
+{
+    const device_ops *D = &device_host;
+    instance I = pair_instance(300000);    /* about 6 MB: the last page part-used */
+    dev_set d;
+    dev_set_upload(D, &d, &I);
+    const dev_array *last = &d.a[3];
+    size_t used = (size_t)((char *)last->ptr + last->bytes - (char *)d.alloc);
+    size_t total = (size_t)((char *)last->end - (char *)d.alloc);
+    ck_assert_uint_gt(total - used, (size_t)GUARD_BYTES + 1000);
+    tiles(&d, 1, &I, total);
+    /* The allocation's very last byte. */
+    ((unsigned char *)d.alloc)[total - 1] = 7;
+    guard_damage g = dev_set_guards(D, &d, &I);
+    ck_assert_uint_eq(g.bytes, 1);
+    ck_assert_int_eq(g.buf, 3);
+    ck_assert_int_eq(g.offset, (long)(total - 1 - (size_t)((char *)last->ptr - (char *)d.alloc)));
     dev_set_free(D, &d);
     instance_free(&I);
 }
@@ -778,6 +845,7 @@ Suite *grade_parts_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("buffers");
     tcase_add_test(tc, buffers_laid_out_with_guards);
+    tcase_add_test(tc, slack_to_the_page_end_is_a_guard);
     tcase_add_test(tc, scalar_arguments);
     tcase_add_test(tc, guard_damage_is_placed);
     tcase_add_test(tc, changed_inputs_are_found);

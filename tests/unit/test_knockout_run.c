@@ -31,7 +31,8 @@ static const char staged_ptx[] = ENTRY "\tld.global.f32 \t%f1, [%rd1];\n"
                                        "\tst.shared.f32 \t[%rd2], %f1;\n\tret;\n}\n";
 
 /* What the instance's shape differs in between set A and set B (the
- * third build at the largest size: the correctness run's, A's, B's). */
+ * third build at 1000, the largest check size and the timing size: the
+ * correctness run's, timing set 1's (A), timing set 2's (B)). */
 enum shape_diff { SAME, D_GRID, D_BLOCK, D_SMEM, D_NARGS, D_ARG_I, D_ARG_F, D_ARG_D, D_COUNT,
                   D_TYPE, D_NBUFS, D_FIRST_COUNT };
 static enum shape_diff differ;
@@ -79,7 +80,7 @@ static exercise exercise_of(mech_check c)
     exercise ex = {
         .lesson = 0, .name = "t_knock", .title = "test: a mechanism on the data path",
         .file = "t/axpy.cu", .kernel = "axpy", .check_sizes = {1, 100, 1000, 0},
-        .time_size = 4096, .build = fixed_build, .rtol = 1e-5, .atol = 1e-6,
+        .time_size = 1000, .build = fixed_build, .rtol = 1e-5, .atol = 1e-6,
         .bar = BAR_SPEEDUP, .bar_share = 0.5, .bar_floor = 1.2,
         .checks = {c},
     };
@@ -174,7 +175,14 @@ START_TEST(other_shape_is_not_judged)
                       (int)differ, r.checks[0].state, r.checks[0].what);
         ck_assert_str_eq(r.checks[0].what, "the PTX has 'cp.async', but whether it carries the "
                          "data could not be judged: a second input set differs in shape");
-        ck_assert_int_eq(r.outcome, OUT_PASS);
+        /* Not failed. (Set B is timing set 2: where its arguments disagree
+         * with its arrays, n one past them or a scale its expected outputs
+         * do not use, the timing itself fails; the knock-out's state is
+         * the point here.) */
+        ck_assert_msg(r.outcome != OUT_MECHANISM, "shape difference %d: %s", (int)differ,
+                      r.message);
+        ck_assert_msg(r.outcome == OUT_PASS || differ == D_ARG_I || differ == D_ARG_F,
+                      "shape difference %d: %s", (int)differ, r.message);
     }
     differ = SAME;
 }

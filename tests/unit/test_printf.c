@@ -312,6 +312,70 @@ START_TEST(output_is_bounded_and_made_safe)
 }
 END_TEST
 
+/* ---- printing that runs past the time limit ----------------------------- */
+
+/* Right, and prints one line per element; at n = 1000 (the largest check
+ * size) the printing takes longer than the launch limit. As on a GPU, the
+ * lines of a launch still running have not reached the host: the
+ * endless launch prints none here. `quiet`: it never prints. */
+static int quiet;
+
+static void axpy_printing_each(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    if (A.n >= 1000) {
+        c->ms = 1e9;
+        return;
+    }
+    axpy_range(A, 0, A.n);
+    for (int i = 0; i < A.n && !quiet; i++)
+        printf("i=%d z=%g\n", i, (double)A.z[i]);
+    c->ms = 0.012;
+}
+
+START_TEST(printing_past_the_limit_is_named)
+{
+    result r;
+    quiet = 0;
+    use_kernels(&t_axpy, axpy_printing_each);
+    grade_host(&t_axpy, 0, &r);
+    /* n = 1 printed 1 line, n = 100 printed 100. */
+    expect(&r, OUT_HANG, "printf is what most likely took the time: your kernel printed 101 "
+           "lines in the launches before this one (100 in its last one");
+    ck_assert_ptr_nonnull(strstr(r.message, "Print from one thread"));
+    ck_assert_ptr_nonnull(strstr(r.message, "remove the prints before judging speed"));
+    ck_assert_ptr_null(strstr(r.message, "exit condition"));
+    ck_assert_int_eq(r.printed_lines, 1);
+    /* The same kernel silent: a hang like any other. */
+    quiet = 1;
+    use_kernels(&t_axpy, axpy_printing_each);
+    grade_host(&t_axpy, 0, &r);
+    expect(&r, OUT_HANG, "exit condition");
+    ck_assert_ptr_null(strstr(r.message, "printf"));
+}
+END_TEST
+
+/* A first launch that prints more than the report reads still counts all
+ * its lines. */
+static void axpy_printing_much(host_call *c)
+{
+    axpy_args A = axpy_of(c);
+    axpy_range(A, 0, A.n);
+    for (int k = 0; k < 3000; k++)
+        printf("a line of some length to fill the part the report reads: %d\n", k);
+    c->ms = 0.012;
+}
+
+START_TEST(every_line_of_the_first_launch_is_counted)
+{
+    result r;
+    use_kernels(&t_axpy, axpy_printing_much);
+    grade_host(&t_axpy, 0, &r);
+    expect(&r, OUT_PASS, NULL);
+    ck_assert_int_eq(r.printed_lines, 3000);
+}
+END_TEST
+
 /* ---- a failed assert --------------------------------------------------- */
 
 static int assert_at;       /* the launch (counting from 1) whose assert fails */
@@ -440,6 +504,8 @@ Suite *printf_suite(void)
     tcase_add_test(tc, assertion_lines_are_parsed);
     tcase_add_test(tc, failed_assert_without_its_line_is_read_from_the_ptx);
     tcase_add_test(tc, assert_sites_are_read_from_nvrtc_ptx);
+    tcase_add_test(tc, printing_past_the_limit_is_named);
+    tcase_add_test(tc, every_line_of_the_first_launch_is_counted);
     suite_add_tcase(s, tc);
     return s;
 }
