@@ -3,7 +3,8 @@
  * all read PTX through it).
  *
  * Invariants:
- *   - A statement ends at ';', at a scope brace, or after a label's ':';
+ *   - A statement ends at ';' (wherever it stands outside a string or a
+ *     comment), at a scope brace, or after a label's ':';
  *     never at a line's end, so an inline-assembly string of several
  *     instructions on one line ("mbarrier.expect_tx...; cp.async.bulk...;")
  *     gives one statement each. Exceptions, as ptxas reads them: .version,

@@ -259,7 +259,10 @@ static size_t step(reader *r, const char *t, size_t i, int *line)
             close_scope(r, *line);
         return i + 1;
     }
-    if (r->depth == 0 && c == ';') {
+    /* A ';' ends a statement at any depth: PTX has none inside brackets,
+     * so an unbalanced one in a student's inline assembly spoils only its
+     * own statement. */
+    if (c == ';') {
         finish(r, 1);
         return i + 1;
     }

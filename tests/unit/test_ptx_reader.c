@@ -59,6 +59,8 @@ START_TEST(statements_not_lines)
         {"a block on one line", "{ .reg .pred p; setp.ne.b32 p, %r1, 0; @p bra D; D: } ret;",
          "setp.ne.b32 | bra | ret"},
         {"a .loc ends at its line", "\t.loc 1 5 3\n\tret;\n", "ret"},
+        {"an unbalanced bracket spoils only its own statement",
+         "\tmov.u32 %r1, [%r2;\n\tret;\n", "mov.u32 | ret"},
     };
     char got[512];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
