@@ -183,11 +183,12 @@ typedef struct ptx_prog {
     const ptx_stmt *stmt;
     int nscopes;
     const ptx_scope *scopes;
-    /* Private: the memory, and indexes for the lookups below. */
+    /* Private: the memory, and per scope the .reg declarations and the
+     * labels it holds, so a lookup costs the depth of its scope, not the
+     * size of the program (a hostile file of 20000 braced blocks). */
     struct ptx_arena *arena;
-    int nlabel_at, nreg_at;
-    const int *label_at;        /* the PS_LABEL statements, in order */
-    const int *reg_at;          /* the .reg declarations, in order */
+    const int *first_reg, *first_label; /* per scope: a statement index, or -1 */
+    const int *next_in_scope;   /* per statement: the next of its kind in its scope, or -1 */
 } ptx_prog;
 
 /* ---- reading ------------------------------------------------------------- */
