@@ -9,11 +9,14 @@
  *     instructions on one line ("mbarrier.expect_tx...; cp.async.bulk...;")
  *     gives one statement each. Exceptions, as ptxas reads them: .version,
  *     .target, .address_size, .file, .loc and the byte lists of a .section
- *     end at their line's end; an .entry/.func header ends at its body's
+ *     end at their line's end, and so does stray text that cannot begin a
+ *     statement (a string, a number, a ':'); an .entry/.func header ends at its body's
  *     '{' (or at ';' for a prototype).
  *   - Comments ("//" to the line's end, "/" "*" to "*" "/") are skipped
  *     everywhere except inside a string ("..."), and a ';' or brace inside a
- *     string or a comment ends nothing.
+ *     string or a comment ends nothing. A string ends at its line's end
+ *     (PTX's strings do not span lines), and so does a statement holding
+ *     a string left open there: nothing after it hides in it.
  *   - A '{' where a statement begins opens a scope, '}' there closes it;
  *     each is a statement of its own (PS_OPEN, PS_CLOSE). Inside a
  *     statement, braces are a vector operand or an initializer. Every
