@@ -229,6 +229,11 @@ const ptx_decl *ptx_find_reg(const ptx_prog *p, int at, const char *reg,
  * innermost scope outwards, within the function); -1 when none. */
 int ptx_find_label(const ptx_prog *p, int at, const char *name);
 
+/* The .entry statement of kernel `name`: its header, not a prototype
+ * (.extern, or ended by ';'); -1 when the program has none. A comment, a
+ * string or a call that only names it does not count. */
+int ptx_find_entry(const ptx_prog *p, const char *name);
+
 /* ---- writing back --------------------------------------------------------- */
 
 /* Statement `s` as PTX, one line, without a newline: its text as read with
