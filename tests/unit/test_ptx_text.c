@@ -361,6 +361,12 @@ START_TEST(uses_through_registers)
             "\t{ .reg .b64 a; .reg .pred p; mov.u64 a, x; setp.ne.b32 p, %r1, 0; "
             "@!p st.u32 [a], %r1; }\n}\n", "takes its address and writes through it (st.u32",
             NULL);
+    /* An address the reader keeps as text ([name+register]) is still read
+     * for the names in it. */
+    allowed("a load at a register offset", ".global .u32 x;\n.entry k() {\n"
+            "\tld.global.u32 %r1, [x+%r2];\n}\n");
+    refused("a store at a register offset", ".global .u32 x;\n.entry k() {\n"
+            "\tst.global.u32 [x+%r2], %r1;\n}\n", "writes it (st.global.u32", NULL);
     refused("a store second on its line", ".global .u32 x;\n.entry k() {\n"
             "\tld.global.u32 %r1, [x]; st.global.u32 [x+4], %r1;\n}\n",
             "writes it (st.global.u32", NULL);
