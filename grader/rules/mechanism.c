@@ -1,15 +1,38 @@
-/* mechanism.c: mechanism checks, read from PTX text and the ptxas report. */
+/* mechanism.c: mechanism checks, read from the PTX's instructions and the
+ * ptxas report. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "mechanism.h"
+#include "ptx.h"
 
-/* A check on the PTX's text: does it have (or lack) m->text? */
+/* Does an instruction of `ptx` have `text` in its opcode ("cp.async" in
+ * cp.async.bulk.shared::cluster.global...)? Every instruction counts,
+ * several on one line and those in braced blocks alike; a comment, a
+ * string or a declaration that only names it does not. -1 when the PTX
+ * could not be read (out of memory). */
+static int has_instruction(const char *ptx, const char *text)
+{
+    ptx_prog *p = ptx ? ptx_read(ptx) : NULL;
+    if (ptx && !p)
+        return -1;
+    int has = 0;
+    for (int i = 0; p && i < p->n && !has; i++)
+        has = p->stmt[i].kind == PS_INSN && strstr(p->stmt[i].insn.opcode, text) != NULL;
+    ptx_free(p);
+    return has;
+}
+
+/* A check on the PTX's instructions: does it have (or lack) m->text? */
 static enum check_state judge_ptx(const mech_check *m, const compiled *c, char *what,
                                   size_t len)
 {
-    int has = c->ptx && strstr(c->ptx, m->text);
+    int has = has_instruction(c->ptx, m->text);
+    if (has < 0) {
+        snprintf(what, len, "not checked: the grader ran out of memory reading the PTX");
+        return CS_UNKNOWN;
+    }
     if (m->kind == CHECK_PTX_HAS)
         snprintf(what, len, has ? "the PTX has '%s'" : "the PTX has no '%s' instruction",
                  m->text);
@@ -35,32 +58,27 @@ static int load_bytes(const char *op, size_t n)
 }
 
 /* The widest global load of the PTX: its bytes per thread, and its opcode
- * (into `op`, `len`); 0 when there is none. Loads are read where a
- * statement starts (after blanks, a ';' or a guard), not in a comment's
- * text. */
+ * (into `op`, `len`); 0 when there is none, -1 when the PTX could not be
+ * read (out of memory). Every instruction counts, several on one line and
+ * those in braced blocks alike; a comment that names a load does not. */
 static int widest_global_load(const char *ptx, char *op, size_t len)
 {
+    ptx_prog *p = ptx_read(ptx);
+    if (!p)
+        return -1;
     int best = 0;
     op[0] = 0;
-    for (const char *p = ptx; p && (p = strstr(p, "ld.global")) != NULL; p += 9) {
-        const char *b = p;
-        while (b > ptx && (b[-1] == ' ' || b[-1] == '\t'))
-            b--;
-        if (b > ptx && b[-1] != '\n' && b[-1] != ';' && b[-1] != '{' && !isalnum((unsigned char)b[-1]))
+    for (int i = 0; i < p->n; i++) {
+        const ptx_insn *in = &p->stmt[i].insn;
+        if (p->stmt[i].kind != PS_INSN || !ptx_insn_is(in, "ld") || !ptx_insn_has(in, "global"))
             continue;
-        if (b > ptx && isalnum((unsigned char)b[-1])) {     /* a guard: "@%p1 ld.global" */
-            while (b > ptx && !isspace((unsigned char)b[-1]))
-                b--;
-            if (*b != '@')
-                continue;
-        }
-        size_t n = strcspn(p, " \t\n;,");
-        int bytes = load_bytes(p, n);
+        int bytes = load_bytes(in->opcode, strlen(in->opcode));
         if (bytes > best) {
             best = bytes;
-            snprintf(op, len, "%.*s", (int)n, p);
+            snprintf(op, len, "%s", in->opcode);
         }
     }
+    ptx_free(p);
     return best;
 }
 
@@ -71,6 +89,10 @@ static enum check_state judge_load_width(const mech_check *m, const compiled *c,
 {
     char op[64];
     int bytes = c->ptx ? widest_global_load(c->ptx, op, sizeof op) : 0;
+    if (bytes < 0) {
+        snprintf(what, len, "the grader ran out of memory reading the PTX");
+        return CS_FAILS;
+    }
     if (!bytes) {
         snprintf(what, len, "the PTX has no load from global memory; this exercise asks for "
                  "loads of %ld bytes per thread", m->value);

@@ -10,10 +10,10 @@
 #include "suites.h"
 
 static const char ptx_async[] =
-    ".visible .entry k(\n"
+    ".visible .entry k()\n{\n"
     "\tcp.async.ca.shared.global [%r1], [%rd2], 8;\n"
     "\tcp.async.commit_group;\n"
-    "\tld.shared.f64 %fd1, [%r1];\n";
+    "\tld.shared.f64 %fd1, [%r1];\n}\n";
 
 static compiled with_ptx(const char *ptx)
 {
@@ -104,6 +104,49 @@ START_TEST(min_load_bytes)
         ck_assert_msg(out[0].state == cases[k].state, "%s: state %d", cases[k].ptx,
                       out[0].state);
         ck_assert_msg(strstr(what, cases[k].what), "%s: %s", cases[k].ptx, what);
+    }
+}
+END_TEST
+
+/* A text check reads instructions, as the PTX reader cuts them: each of
+ * several on one line, those inside a braced block, never a comment, a
+ * string or a declaration that only names the instruction. */
+START_TEST(ptx_checks_read_instructions)
+{
+    static const struct {
+        const char *what, *ptx, *text;
+        int has;
+    } cases[] = {
+        {"the second of two on one line",
+         "\tmbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r3], %r4; "
+         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd2], %r4, "
+         "[%r3];\n", "cp.async.bulk.shared", 1},
+        {"a bulk copy is an asynchronous copy (lesson 9)",
+         "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd2], "
+         "%r4, [%r3];\n", "cp.async", 1},
+        {"inside a braced block with a guard",
+         "\t{ .reg .pred p; setp.ne.b32 p, %r1, 0; @p cp.async.ca.shared.global [%r1], [%rd1], "
+         "8; }\n", "cp.async", 1},
+        {"after a comment on the same line",
+         "\tmov.u32 %r1, 0; /* first */ ld.shared.f32 %f1, [%r1];\n", "ld.shared", 1},
+        {"named only in a line comment", "\tret; // cp.async.ca.shared.global\n", "cp.async", 0},
+        {"named only in a block comment", "/* ld.shared.f32 %f1, [%r1]; */\n\tret;\n",
+         "ld.shared", 0},
+        {"named only in a string", "\t.pragma \"cp.async\";\n\tret;\n", "cp.async", 0},
+        {"named only as a label", "cp_async:\n\tret;\n", "cp", 0},
+    };
+    char what[256];
+    resources r = known_res(20, 0, 0, 0, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        compiled c = with_ptx(cases[i].ptx);
+        exercise has = one_check((mech_check){CHECK_PTX_HAS, cases[i].text, 0, NULL, "why"});
+        exercise lacks = one_check((mech_check){CHECK_PTX_LACKS, cases[i].text, 0, NULL, "why"});
+        ck_assert_msg(first_failed_check(&has, &c, &r, NULL, what, sizeof what) ==
+                      (cases[i].has ? -1 : 0), "%s: PTX_HAS('%s') %s", cases[i].what,
+                      cases[i].text, what);
+        ck_assert_msg(first_failed_check(&lacks, &c, &r, NULL, what, sizeof what) ==
+                      (cases[i].has ? 0 : -1), "%s: PTX_LACKS('%s') %s", cases[i].what,
+                      cases[i].text, what);
     }
 }
 END_TEST
@@ -380,6 +423,7 @@ Suite *mechanism_suite(void)
     tcase_add_test(tc, ptx_has);
     tcase_add_test(tc, min_load_bytes);
     tcase_add_test(tc, ptx_lacks);
+    tcase_add_test(tc, ptx_checks_read_instructions);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("resources");
