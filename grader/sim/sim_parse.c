@@ -222,7 +222,7 @@ static const struct { const char *name; int kind; } sregs[] = {
 static int symbol_reg(pctx *c, const char *name)
 {
     sim_kernel_code *k = c->k;
-    char pname[SIM_NAME + 16];
+    char pname[SIM_NAME + 32];
     for (int i = 0; i < k->nparams; i++) {
         snprintf(pname, sizeof pname, "%s_param_%d", k->name, i);
         if (!strcmp(name, pname))
@@ -612,6 +612,14 @@ static int body(pctx *c)
             int file = 0, line = 0;
             if (sscanf(buf + 4, "%d %d", &file, &line) == 2)
                 c->src_line = (uint32_t)line;
+            continue;
+        }
+        size_t id = strspn(c->p, "$_.abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                 "0123456789");
+        if (id && c->p[id] == ':' && c->p[id + 1] != ':') {
+            snprintf(buf, sizeof buf, "%.*s", (int)id, c->p);
+            c->labels[label_number(c, buf)].at = c->k->ninsn;
+            c->p += id + 1;
             continue;
         }
         if (statement(c, buf, sizeof buf) < 0)

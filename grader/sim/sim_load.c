@@ -1,4 +1,4 @@
-/* sim.c: a module's life (load, look-ups, free); sim.h is the manual. */
+/* sim_load.c: a module's life (load, look-ups, free); sim.h is the manual. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
