@@ -56,6 +56,7 @@ static const exercise padded = {
         [PD_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(4),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_padded,
     .ncu_no_bank_conflicts = 1,
@@ -92,6 +93,7 @@ static const exercise index_major = {
         [IM_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(4),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_index_major,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -62,6 +62,7 @@ static const exercise l2_prefetch = {
         [LP_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_l2_prefetch,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -128,6 +129,7 @@ static const exercise short_ring = {
         [SR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_short_ring,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

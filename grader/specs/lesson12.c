@@ -55,6 +55,7 @@ static const exercise bulk_ring = {
         [BR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_bulk_ring,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

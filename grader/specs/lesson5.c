@@ -27,6 +27,7 @@ static const exercise batched_regs = {
         [BR_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_batched_regs,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -41,6 +41,7 @@ static const exercise rolling_direct = {
         [RL_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -71,6 +72,7 @@ static const exercise rolling_regs = {
         [RL_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

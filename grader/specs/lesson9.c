@@ -34,6 +34,7 @@ static const exercise rolling_async = {
         [RA_BLOCKS_PER_SM] = PM_KNOB_BLOCKS_PER_SM(1),
     },
     .check_sizes = PM_RING_CHECK_SIZES,
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling_async,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
