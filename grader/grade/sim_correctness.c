@@ -4,6 +4,7 @@
 #include <string.h>
 #include "child.h"
 #include "clock.h"
+#include "device_sim.h"
 #include "grade_internal.h"
 #include "sim_correctness.h"
 
@@ -66,7 +67,8 @@ static void simulate(void *arg, result *r)
     }
     r->correct = 1;
     r->outcome = OUT_PASS;   /* ran to the end: every size correct */
-    snprintf(r->message, sizeof r->message, "%d", n);
+    snprintf(r->message, sizeof r->message, "%d sizes, %.3g thread-instructions", n,
+             (double)device_sim_thread_insns());
 }
 
 void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts *o,
@@ -83,7 +85,7 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
         snprintf(r->message + len, sizeof r->message - len, " Correct on the PTX simulator "
-                 "(%s sizes, %.1f s on this CPU): its results match the reference. Speed "
+                 "(%s, %.2f s on this CPU): its results match the reference. Speed "
                  "needs a GPU.", sr.message, secs);
         return;
     }
