@@ -118,11 +118,11 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     case SIM_OK:
         break;
     case SIM_FAULT:
-        child_fail(OUT_CRASH, NULL, "While %s on the simulator: %s. On a GPU this is an "
+        child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU this is an "
                    "illegal memory access; check the index and the bounds test on that line.",
                    stage, rep.message);
     case SIM_HANG:
-        child_fail(OUT_HANG, NULL, "While %s on the simulator: %s.", stage, rep.message);
+        child_fail(OUT_HANG, NULL, "While %s: %s.", stage, rep.message);
     case SIM_UNSUPPORTED:
         child_fail(OUT_CHECKED, NULL, "Correctness needs a GPU: the simulator stopped at %s.",
                    rep.message);

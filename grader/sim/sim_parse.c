@@ -645,7 +645,10 @@ static int body(pctx *c)
         } else if (!strncmp(s, ".shared", 7)) {
             if (variable(c, s, SS_SHARED, 0) != 0)
                 return -1;
-        } else if (!strncmp(s, ".pragma", 7) || !strncmp(s, ".file", 5)) {
+        } else if (!strncmp(s, ".pragma", 7) || !strncmp(s, ".file", 5) ||
+                   !strncmp(s, ".param", 6)) {
+            /* .param in a body declares a call's arguments: a call stops the
+             * run (needs a GPU) only if it is executed */
             continue;
         } else if (s[0] == '.') {
             return fail(c, "a directive the simulator does not know", s);
