@@ -29,7 +29,7 @@
 #define MAX_KNOBS 4
 #define MAX_CHECKS 6
 #define MAX_SIZES 6
-#define SIM_DEFAULT_MAX_SIZE ((size_t)1 << 17)
+#define SIM_DEFAULT_MAX_SIZE ((size_t)1 << 20)
 
 /* Facts about the GPU the grade runs on. On a CPU-only machine (static checks)
  * they describe the calibration GPU, an H100 (cc 9.0, 132 SMs). */

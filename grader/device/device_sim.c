@@ -121,6 +121,9 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
         child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU this is an "
                    "illegal memory access; check the index and the bounds test on that line.",
                    stage, rep.message);
+    case SIM_TRAP:
+        child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU the launch fails with "
+                   "cudaErrorAssert (or an illegal instruction for a trap).", stage, rep.message);
     case SIM_HANG:
         child_fail(OUT_HANG, NULL, "While %s: %s.", stage, rep.message);
     case SIM_UNSUPPORTED:

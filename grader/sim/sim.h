@@ -73,7 +73,8 @@ enum sim_status {
     SIM_FAULT,               /* an access outside every buffer */
     SIM_HANG,                /* no thread can go on, or over the time limit */
     SIM_UNSUPPORTED,         /* an instruction or form it does not run */
-    SIM_BAD_LAUNCH           /* a launch the GPU would refuse */
+    SIM_BAD_LAUNCH,          /* a launch the GPU would refuse */
+    SIM_TRAP                 /* a failed assert() or a trap: the kernel stopped itself */
 };
 
 typedef struct sim_launch {

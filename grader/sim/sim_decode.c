@@ -531,6 +531,10 @@ static int decode(const char *op, const sim_operand *o, int n, sim_insn *in)
         in->target = (int32_t)o[0].off;   /* a label number; sim_parse resolves it */
         return 0;
     }
+    if (!strcmp(b, "trap")) {
+        in->op = SO_TRAP;
+        return n ? -1 : 0;
+    }
     if (!strcmp(b, "ret") || !strcmp(b, "exit")) {
         in->op = SO_EXIT;
         return n ? -1 : 0;

@@ -804,6 +804,11 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         return 1;
     }
     case SO_BAR_WARP:
+        return 0;
+    case SO_TRAP:
+        if (m)
+            sim_stop(c, w, __builtin_ctz(m), in, SIM_TRAP, "the kernel stopped itself (a failed "
+                     "assert, or a trap)");
         return 0;            /* lanes of one group already run together */
     case SO_SHFL: if (m) shfl(c, w, m, in); return 0;
     case SO_VOTE: if (m) vote(c, w, m, in); return 0;

@@ -212,6 +212,8 @@ static const struct { const char *name; int kind; } sregs[] = {
     {"%nctaid.x", SI_NCTAID_X}, {"%nctaid.y", SI_NCTAID_Y}, {"%nctaid.z", SI_NCTAID_Z},
     {"%laneid", SI_LANEID}, {"%warpid", SI_WARPID}, {"%nwarpid", SI_NWARPID},
     {"%smid", SI_SMID}, {"%nsmid", SI_NSMID}, {"%clock", SI_CLOCK}, {"%clock64", SI_CLOCK},
+    {"%clock_hi", SI_CLOCK}, {"%globaltimer", SI_CLOCK}, {"%globaltimer_lo", SI_CLOCK},
+    {"%globaltimer_hi", SI_CLOCK},
     {"%lanemask_lt", SI_LANEMASK_LT}, {"%lanemask_le", SI_LANEMASK_LE},
     {"%lanemask_eq", SI_LANEMASK_EQ}, {"%lanemask_ge", SI_LANEMASK_GE},
     {"%lanemask_gt", SI_LANEMASK_GT},
@@ -429,6 +431,12 @@ static int instruction(pctx *c, char *s)
     int n = split_operands(sp, parts);
     sim_operand o[MAX_OPS];
     int branch = !strncmp(op, "bra", 3) && (op[3] == 0 || op[3] == '.');
+    if (!strncmp(op, "call", 4) && strstr(sp, "__assertfail")) {
+        /* assert()'s failure path: the kernel stops itself (SO_TRAP) */
+        in->op = SO_TRAP;
+        k->ninsn++;
+        return 0;
+    }
     for (int i = 0; i < n; i++)
         if (operand(c, parts[i], &o[i], branch) != 0) {
             n = -1;
@@ -436,7 +444,9 @@ static int instruction(pctx *c, char *s)
         }
     uint32_t text = in->text, line = in->line;
     int32_t guard = in->guard, neg = in->guard_neg;
-    if (n < 0)
+    if (n < 0 && !strncmp(op, "st.param", 8))
+        in->op = SO_NOP;     /* a call's argument: the call itself stops or traps */
+    else if (n < 0)
         in->op = SO_UNSUPPORTED;
     else
         sim_decode_op(op, o, n, in);
@@ -734,7 +744,9 @@ int sim_parse_module(sim_module *m, const char *ptx, char *err, size_t len)
         }
         /* a header up to its '{' or ';' */
         size_t n = 0;
-        while (*c.p && *c.p != '{' && *c.p != ';' && n + 1 < sizeof buf) {
+        int init = 0;        /* after '=': an initializer's braces are not a body */
+        while (*c.p && (init || *c.p != '{') && *c.p != ';' && n + 1 < sizeof buf) {
+            init |= *c.p == '=';
             if (*c.p == '\n')
                 c.line++;
             buf[n++] = *c.p == '\n' ? ' ' : *c.p;
