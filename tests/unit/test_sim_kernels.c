@@ -1,0 +1,111 @@
+/* test_sim_kernels.c: the course's kernels on the PTX simulator, as `make
+ * check` without a GPU runs them (nogpu.c, sim_correctness.h): every
+ * solution is correct, the stubs and the tests/gpu kernels get the verdict
+ * their correctness deserves, with the words that say why.
+ *
+ *   CK_RUN_SUITE=sim_kernels build/tests/unit_tests */
+#include <string.h>
+#include "device_sim.h"
+#include "knobs.h"
+#include "nogpu.h"
+#include "suites.h"
+
+typedef struct kernel_case {
+    int lesson;
+    const char *name;
+    const char *dir;          /* the student directory */
+    enum outcome want;        /* CHECKED or MECHANISM: correct on the simulator */
+    const char *text;         /* in the message */
+} kernel_case;
+
+#define OK "Correct on the PTX simulator"
+#define GPU "tests/gpu/"
+
+static const kernel_case cases[] = {
+    /* every solution: correct */
+    {0, "saxpy", "solutions", OUT_CHECKED, OK},
+    {1, "shared_hog", "solutions", OUT_CHECKED, OK},
+    {1, "register_hog", "solutions", OUT_CHECKED, OK},
+    {2, "mapping", "solutions", OUT_CHECKED, OK},
+    {2, "transpose", "solutions", OUT_CHECKED, OK},
+    {3, "bank_conflicts", "solutions", OUT_CHECKED, OK},
+    {3, "matmul", "solutions", OUT_CHECKED, OK},
+    {4, "unroll", "solutions", OUT_CHECKED, OK},
+    {4, "vector_loads", "solutions", OUT_CHECKED, OK},
+    {5, "batched_regs", "solutions", OUT_CHECKED, OK},
+    {6, "batched_smem", "solutions", OUT_CHECKED, OK},
+    {7, "rolling_regs", "solutions", OUT_CHECKED, OK},
+    {8, "rolling_smem", "solutions", OUT_CHECKED, OK},
+    {9, "rolling_async", "solutions", OUT_CHECKED, OK},
+    {10, "padded", "solutions", OUT_CHECKED, OK},
+    {10, "index_major", "solutions", OUT_CHECKED, OK},
+    {11, "l2_prefetch", "solutions", OUT_CHECKED, OK},
+    {11, "short_ring", "solutions", OUT_CHECKED, OK},
+    {12, "bulk_ring", "solutions", OUT_CHECKED, OK},
+    {13, "coefficients", "solutions", OUT_CHECKED, OK},
+    {13, "lookup", "solutions", OUT_CHECKED, OK},
+    {15, "softmax", "solutions", OUT_CHECKED, OK},
+    /* stubs: lesson 0's computes nothing; the others are slow but right,
+     * or lack their mechanism (MECHANISM) but compute right */
+    {0, "saxpy", "exercises", OUT_WRONG, "left 1 of 1 output values unwritten"},
+    {2, "mapping", "exercises", OUT_CHECKED, OK},
+    {3, "matmul", "exercises", OUT_MECHANISM, OK},
+    {9, "rolling_async", "exercises", OUT_MECHANISM, OK},
+    {12, "bulk_ring", "exercises", OUT_MECHANISM, OK},
+    {15, "softmax", "exercises", OUT_CHECKED, OK},
+    /* tests/gpu: races are wrong on every run, hangs and faults named */
+    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG, "unwritten"},
+    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_WRONG, "values wrong"},
+    {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_WRONG, "output values"},
+    {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_WRONG, "output values"},
+    {9, "rolling_async", GPU "races/async_wait_group_pdist", OUT_WRONG, "output values"},
+    {12, "bulk_ring", GPU "faulty/phase_never_completes", OUT_HANG,
+     "8 transaction bytes that no thread or copy will bring"},
+    {0, "saxpy", GPU "faulty/crash", OUT_CRASH, "outside every buffer"},
+    {0, "saxpy", GPU "faulty/oob", OUT_WRONG, "wrote outside its output array"},
+    {0, "saxpy", GPU "faulty/unwritten", OUT_WRONG, "unwritten"},
+    {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH, "stopped itself"},
+    {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},
+    {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CHECKED, OK},
+    {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CHECKED, OK},
+    {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CHECKED, OK},
+};
+
+static const exercise *find(int lesson, const char *name)
+{
+    for (const exercise *const *e = lesson_exercises[lesson]; *e; e++)
+        if (!strcmp((*e)->name, name))
+            return *e;
+    ck_abort_msg("no exercise lesson%d/%s", lesson, name);
+    return NULL;
+}
+
+START_TEST(kernel_verdict)
+{
+    const kernel_case *c = &cases[_i];
+    const exercise *ex = find(c->lesson, c->name);
+    int knobs[MAX_KNOBS];
+    knob_defaults(ex, knobs);
+    grade_opts o;
+    grade_opts_defaults(&o);
+    o.student_dir = c->dir;
+    o.seed = 7;
+    o.simulator = &device_sim;
+    static result r;
+    check_without_gpu(ex, knobs, &o, &r);
+    ck_assert_msg(r.outcome == c->want, "lesson%d/%s in %s: %s, want %s: %s", c->lesson,
+                  c->name, c->dir, outcome_word(r.outcome), outcome_word(c->want), r.message);
+    ck_assert_msg(strstr(r.message, c->text), "lesson%d/%s in %s: '%s' not in: %s", c->lesson,
+                  c->name, c->dir, c->text, r.message);
+}
+END_TEST
+
+Suite *sim_kernels_suite(void)
+{
+    Suite *s = suite_create("sim_kernels");
+    TCase *tc = tcase_create("verdicts");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
+    suite_add_tcase(s, tc);
+    return s;
+}
