@@ -123,7 +123,7 @@ enum check_kind {
  * size alone. */
 enum knock_kind {
     KNOCK_NONE = 0,
-    KNOCK_ASYNC,            /* cp.async.ca / .cg copies */
+    KNOCK_ASYNC,            /* asynchronous copies: cp.async.ca / .cg and cp.async.bulk */
     KNOCK_BULK,             /* cp.async.bulk copies, global to shared */
     KNOCK_SHARED,           /* whatever moves device memory into shared memory */
     KNOCK_VECTOR,           /* ld.global.v4 loads */

@@ -3,7 +3,8 @@
  * all read PTX through it).
  *
  * Invariants:
- *   - A statement ends at ';', at a scope brace, or after a label's ':';
+ *   - A statement ends at ';' (wherever it stands outside a string or a
+ *     comment), at a scope brace, or after a label's ':';
  *     never at a line's end, so an inline-assembly string of several
  *     instructions on one line ("mbarrier.expect_tx...; cp.async.bulk...;")
  *     gives one statement each. Exceptions, as ptxas reads them: .version,
@@ -182,11 +183,12 @@ typedef struct ptx_prog {
     const ptx_stmt *stmt;
     int nscopes;
     const ptx_scope *scopes;
-    /* Private: the memory, and indexes for the lookups below. */
+    /* Private: the memory, and per scope the .reg declarations and the
+     * labels it holds, so a lookup costs the depth of its scope, not the
+     * size of the program (a hostile file of 20000 braced blocks). */
     struct ptx_arena *arena;
-    int nlabel_at, nreg_at;
-    const int *label_at;        /* the PS_LABEL statements, in order */
-    const int *reg_at;          /* the .reg declarations, in order */
+    const int *first_reg, *first_label; /* per scope: a statement index, or -1 */
+    const int *next_in_scope;   /* per statement: the next of its kind in its scope, or -1 */
 } ptx_prog;
 
 /* ---- reading ------------------------------------------------------------- */

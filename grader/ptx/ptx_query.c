@@ -75,62 +75,33 @@ static int names_reg(const ptx_var *v, const char *reg)
     return atol(reg + k) < v->count;
 }
 
-/* Is scope `inner` `outer` or inside it? */
-static int within(const ptx_prog *p, int inner, int outer)
-{
-    for (int s = inner; s >= 0; s = p->scopes[s].parent)
-        if (s == outer)
-            return 1;
-    return 0;
-}
-
-/* How deep scope s is (the file: 0). */
-static int depth_of(const ptx_prog *p, int s)
-{
-    int d = 0;
-    for (; s > 0; s = p->scopes[s].parent)
-        d++;
-    return d;
-}
-
 const ptx_decl *ptx_find_reg(const ptx_prog *p, int at, const char *reg, const ptx_var **var)
 {
-    if (at < 0 || at >= p->n || !reg)
+    if (at < 0 || at >= p->n || !reg || !p->first_reg)
         return NULL;
-    int from = p->stmt[at].scope, best_depth = -1;
-    const ptx_decl *best = NULL;
-    /* The innermost declaration among the scopes around `at`; a function's
-     * parameters (.reg ones of a .func) count as its body's. */
-    for (int k = 0; k < p->nreg_at; k++) {
-        const ptx_stmt *s = &p->stmt[p->reg_at[k]];
-        if (!within(p, from, s->scope))
-            continue;
-        for (int v = 0; v < s->dir.decl.nvars; v++)
-            if (names_reg(&s->dir.decl.var[v], reg) && depth_of(p, s->scope) > best_depth) {
-                best = &s->dir.decl;
-                best_depth = depth_of(p, s->scope);
-                if (var)
-                    *var = &s->dir.decl.var[v];
-            }
-    }
-    return best;
+    /* The innermost scope around `at` that declares it. */
+    for (int sc = p->stmt[at].scope; sc >= 0; sc = p->scopes[sc].parent)
+        for (int i = p->first_reg[sc]; i >= 0; i = p->next_in_scope[i]) {
+            const ptx_decl *d = &p->stmt[i].dir.decl;
+            for (int v = 0; v < d->nvars; v++)
+                if (names_reg(&d->var[v], reg)) {
+                    if (var)
+                        *var = &d->var[v];
+                    return d;
+                }
+        }
+    return NULL;
 }
 
 int ptx_find_label(const ptx_prog *p, int at, const char *name)
 {
-    if (at < 0 || at >= p->n || !name)
+    if (at < 0 || at >= p->n || !name || !p->first_label)
         return -1;
-    int from = p->stmt[at].scope, best = -1, best_depth = -1;
-    for (int k = 0; k < p->nlabel_at; k++) {
-        int i = p->label_at[k];
-        const ptx_stmt *s = &p->stmt[i];
-        if ( !strcmp(s->label, name) && s->func == p->stmt[at].func &&
-            within(p, from, s->scope) && depth_of(p, s->scope) > best_depth) {
-            best = i;
-            best_depth = depth_of(p, s->scope);
-        }
-    }
-    return best;
+    for (int sc = p->stmt[at].scope; sc >= 0; sc = p->scopes[sc].parent)
+        for (int i = p->first_label[sc]; i >= 0; i = p->next_in_scope[i])
+            if (!strcmp(p->stmt[i].label, name) && p->stmt[i].func == p->stmt[at].func)
+                return i;
+    return -1;
 }
 
 int ptx_stmt_text(const ptx_stmt *s, char *out, size_t len)

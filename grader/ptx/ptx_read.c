@@ -259,7 +259,10 @@ static size_t step(reader *r, const char *t, size_t i, int *line)
             close_scope(r, *line);
         return i + 1;
     }
-    if (r->depth == 0 && c == ';') {
+    /* A ';' ends a statement at any depth: PTX has none inside brackets,
+     * so an unbalanced one in a student's inline assembly spoils only its
+     * own statement. */
+    if (c == ';') {
         finish(r, 1);
         return i + 1;
     }
@@ -306,26 +309,28 @@ static int is_reg_decl(const ptx_stmt *s)
            !strcmp(s->dir.decl.space, "reg");
 }
 
-/* The labels and the register declarations, listed once for the lookups. */
+/* The labels and the register declarations of each scope, chained once
+ * for the lookups (ptx_find_reg, ptx_find_label). */
 static void build_index(ptx_prog *p)
 {
-    int nl = 0, nr = 0;
-    for (int i = 0; i < p->n; i++) {
-        nl += p->stmt[i].kind == PS_LABEL;
-        nr += is_reg_decl(&p->stmt[i]);
-    }
-    int *l = arena_alloc(p->arena, sizeof *l * (size_t)(nl + 1));
-    int *g = arena_alloc(p->arena, sizeof *g * (size_t)(nr + 1));
-    if (!l || !g)
+    int *fr = arena_alloc(p->arena, sizeof *fr * (size_t)p->nscopes);
+    int *fl = arena_alloc(p->arena, sizeof *fl * (size_t)p->nscopes);
+    int *next = arena_alloc(p->arena, sizeof *next * (size_t)(p->n + 1));
+    if (!fr || !fl || !next)
         return;
-    for (int i = 0; i < p->n; i++) {
-        if (p->stmt[i].kind == PS_LABEL)
-            l[p->nlabel_at++] = i;
-        if (is_reg_decl(&p->stmt[i]))
-            g[p->nreg_at++] = i;
+    for (int s = 0; s < p->nscopes; s++)
+        fr[s] = fl[s] = -1;
+    /* Backwards, so each chain runs in the statements' order. */
+    for (int i = p->n - 1; i >= 0; i--) {
+        const ptx_stmt *s = &p->stmt[i];
+        int *first = s->kind == PS_LABEL ? &fl[s->scope] : is_reg_decl(s) ? &fr[s->scope] : NULL;
+        next[i] = first ? *first : -1;
+        if (first)
+            *first = i;
     }
-    p->label_at = l;
-    p->reg_at = g;
+    p->first_reg = fr;
+    p->first_label = fl;
+    p->next_in_scope = next;
 }
 
 ptx_prog *ptx_read(const char *text)

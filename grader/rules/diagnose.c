@@ -1,148 +1,74 @@
 /* diagnose.c: known patterns in the student's PTX (see diagnose.h).
  *
- * PTX is read as statements: loops are found by their backward branches
- * ("bra $L__BB0_2;" after the label "$L__BB0_2:"), and within a loop's text
- * the instructions the patterns are made of are looked for. Comments and
- * strings are not blanked: a finder only matches whole instructions at the
- * start of a statement, which a comment's text does not fake into a false
- * hint that matters (a hint is advice, never a verdict). */
-#include <ctype.h>
+ * PTX is read by the one reader (ptx.h) as statements: every instruction
+ * of a line of several, and of a braced block, is one; comments and
+ * strings are no instructions. Loops are found by their backward branches
+ * ("bra $L__BB0_2;" after the label "$L__BB0_2:", the label the branch
+ * sees from its own scope), and within a loop [lo, hi) of statement
+ * indices the instructions the patterns are made of are looked for. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "diagnose.h"
+#include "ptx.h"
 
-static int ident(int ch)
+/* Statement i, when it is an instruction whose opcode starts with `word`
+ * ("mov.", "ld.global", "bra"); NULL otherwise. */
+static const ptx_insn *op_is(const ptx_prog *p, int i, const char *word)
 {
-    return isalnum(ch) || ch == '_' || ch == '$' || ch == '%';
+    const ptx_stmt *s = &p->stmt[i];
+    return s->kind == PS_INSN && !strncmp(s->insn.opcode, word, strlen(word)) ? &s->insn
+                                                                               : NULL;
 }
 
-/* One statement: its opcode's start and its end (the ';'). */
-typedef struct stmt {
-    const char *op, *end;
-} stmt;
-
-/* The statement starting at or after `p` (labels and a guard skipped), up
- * to `limit`; 0 when there is none. */
-static int next_stmt(const char *p, const char *limit, stmt *s)
+/* Operand k of `in` as a register name; NULL when it is not a plain
+ * register. */
+static const char *operand_reg(const ptx_insn *in, int k)
 {
-    for (;;) {
-        while (p < limit && (isspace((unsigned char)*p) || *p == '{' || *p == '}'))
-            p++;
-        if (p >= limit)
-            return 0;
-        /* Comments, and directives that end at their line (.loc, .file). */
-        if ((*p == '/' && p[1] == '/') || (limit - p > 5 && (!strncmp(p, ".loc ", 5) ||
-                                                            !strncmp(p, ".loc\t", 5) ||
-                                                            !strncmp(p, ".file", 5)))) {
-            while (p < limit && *p != '\n')
-                p++;
-            continue;
-        }
-        if (*p == '@') {
-            while (p < limit && !isspace((unsigned char)*p))
-                p++;
-            continue;
-        }
-        const char *q = p;
-        while (q < limit && ident((unsigned char)*q))
-            q++;
-        if (q < limit && *q == ':' && q > p) {
-            p = q + 1;          /* a label */
-            continue;
-        }
-        s->op = p;
-        s->end = p;
-        while (s->end < limit && *s->end != ';' && *s->end != '{' && *s->end != '}')
-            s->end++;
-        return 1;
-    }
-}
-
-static int op_is(const stmt *s, const char *word)
-{
-    size_t n = strlen(word);
-    return (size_t)(s->end - s->op) >= n && !strncmp(s->op, word, n);
-}
-
-/* The operand after the opcode (k = 0) or after k commas, as a register
- * name: its start and length; NULL when it is not a plain register. */
-static const char *operand_reg(const stmt *s, int k, size_t *n)
-{
-    const char *p = s->op;
-    while (p < s->end && !isspace((unsigned char)*p))
-        p++;
-    for (int c = 0; c < k; c++) {
-        while (p < s->end && *p != ',')
-            p++;
-        if (p < s->end)
-            p++;
-    }
-    while (p < s->end && isspace((unsigned char)*p))
-        p++;
-    if (p >= s->end || *p != '%')
-        return NULL;
-    const char *q = p + 1;
-    while (q < s->end && ident((unsigned char)*q) && *q != '%')
-        q++;
-    *n = (size_t)(q - p);
-    return p;
+    return in && k < in->nops && in->op[k].kind == PO_REG && !in->op[k].neg ? in->op[k].name
+                                                                             : NULL;
 }
 
 /* Register names written by the global loads of [lo, hi), and a test of one. */
 typedef struct regs {
     const char *s[256];
-    size_t n[256];
     int count;
 } regs;
 
-static void add_reg(regs *r, const char *s, size_t n)
+static void add_reg(regs *r, const char *s)
 {
-    if (r->count < 256) {
-        r->s[r->count] = s;
-        r->n[r->count++] = n;
-    }
+    if (r->count < 256)
+        r->s[r->count++] = s;
 }
 
-static int has_reg(const regs *r, const char *s, size_t n)
+static int has_reg(const regs *r, const char *s)
 {
-    for (int k = 0; k < r->count; k++)
-        if (r->n[k] == n && !strncmp(r->s[k], s, n))
+    for (int k = 0; s && k < r->count; k++)
+        if (!strcmp(r->s[k], s))
             return 1;
     return 0;
 }
 
-/* The registers a global load of the statement writes: "%fd1" or the
- * vector "{%fd1, %fd2}". */
-static void load_dests(const stmt *s, regs *r)
+/* The registers a global load writes: "%fd1" or the vector "{%fd1, %fd2}". */
+static void load_dests(const ptx_insn *in, regs *r)
 {
-    const char *p = s->op;
-    while (p < s->end && !isspace((unsigned char)*p))
-        p++;
-    while (p < s->end && isspace((unsigned char)*p))
-        p++;
-    int vec = p < s->end && *p == '{';
-    for (; p < s->end; p++) {
-        if (*p == '%') {
-            const char *q = p + 1;
-            while (q < s->end && ident((unsigned char)*q) && *q != '%')
-                q++;
-            add_reg(r, p, (size_t)(q - p));
-            p = q - 1;
-            if (!vec)
-                return;
-        } else if (*p == '}' || (!vec && *p == ',')) {
-            return;
-        }
-    }
+    if (!in->nops)
+        return;
+    const ptx_operand *d = &in->op[0];
+    if (d->kind == PO_REG)
+        add_reg(r, d->name);
+    for (int k = 0; d->kind == PO_VEC && k < d->nelem; k++)
+        if (d->elem[k].kind == PO_REG)
+            add_reg(r, d->elem[k].name);
 }
 
-static void global_load_dests(const char *lo, const char *hi, regs *r)
+static void global_load_dests(const ptx_prog *p, int lo, int hi, regs *r)
 {
-    stmt s;
-    for (const char *p = lo; next_stmt(p, hi, &s); p = s.end + 1)
-        if (op_is(&s, "ld.global"))
-            load_dests(&s, r);
+    for (int i = lo; i < hi; i++) {
+        const ptx_insn *in = op_is(p, i, "ld.global");
+        if (in)
+            load_dests(in, r);
+    }
 }
 
 /* A loop body [lo, hi) of the function [flo, fhi): does it move a value
@@ -152,21 +78,18 @@ static void global_load_dests(const char *lo, const char *hi, regs *r)
  * and back around a conditional refill (lesson 7's solution does); ptxas
  * gives those one register. Copies between two slots stay: slot k must
  * hold the old value of slot k+1 while slot k+1 is refilled. */
-static int copies_loaded_register(const char *lo, const char *hi, const char *flo,
-                                  const char *fhi)
+static int copies_loaded_register(const ptx_prog *p, int lo, int hi, int flo, int fhi)
 {
     static regs in_loop, anywhere;
     in_loop.count = anywhere.count = 0;
-    global_load_dests(lo, hi, &in_loop);
+    global_load_dests(p, lo, hi, &in_loop);
     if (!in_loop.count)
         return 0;
-    global_load_dests(flo, fhi, &anywhere);
-    stmt s;
-    for (const char *p = lo; next_stmt(p, hi, &s); p = s.end + 1) {
-        size_t dn, sn;
-        const char *dst = op_is(&s, "mov.") ? operand_reg(&s, 0, &dn) : NULL;
-        const char *src = dst ? operand_reg(&s, 1, &sn) : NULL;
-        if (src && has_reg(&in_loop, src, sn) && has_reg(&anywhere, dst, dn))
+    global_load_dests(p, flo, fhi, &anywhere);
+    for (int i = lo; i < hi; i++) {
+        const ptx_insn *mov = op_is(p, i, "mov.");
+        const char *dst = operand_reg(mov, 0), *src = dst ? operand_reg(mov, 1) : NULL;
+        if (src && has_reg(&in_loop, src) && has_reg(&anywhere, dst))
             return 1;
     }
     return 0;
@@ -174,14 +97,14 @@ static int copies_loaded_register(const char *lo, const char *hi, const char *fl
 
 /* A loop body [lo, hi): does it wait on cp.async groups at more than one
  * depth (cp.async.wait_group N with different N)? */
-static int waits_at_several_depths(const char *lo, const char *hi)
+static int waits_at_several_depths(const ptx_prog *p, int lo, int hi)
 {
-    long first = -1;
-    stmt s;
-    for (const char *p = lo; next_stmt(p, hi, &s); p = s.end + 1) {
-        if (!op_is(&s, "cp.async.wait_group"))
+    long long first = -1;
+    for (int i = lo; i < hi; i++) {
+        const ptx_insn *in = op_is(p, i, "cp.async.wait_group");
+        if (!in || !in->nops || in->op[0].kind != PO_IMM)
             continue;
-        long n = strtol(s.op + strlen("cp.async.wait_group"), NULL, 10);
+        long long n = in->op[0].imm;
         if (first < 0)
             first = n;
         else if (n != first)
@@ -200,7 +123,6 @@ static int waits_at_several_depths(const char *lo, const char *hi)
 typedef struct lin {
     int ok, n;
     const char *leaf[LIN_TERMS];
-    size_t len[LIN_TERMS];
     long coef[LIN_TERMS];
     long c;
 } lin;
@@ -214,7 +136,7 @@ static void lin_add(lin *a, const lin *b, long scale)
     a->c += scale * b->c;
     for (int k = 0; k < b->n; k++) {
         int j = 0;
-        while (j < a->n && !(a->len[j] == b->len[k] && !strncmp(a->leaf[j], b->leaf[k], b->len[k])))
+        while (j < a->n && strcmp(a->leaf[j], b->leaf[k]))
             j++;
         if (j == a->n) {
             if (a->n == LIN_TERMS) {
@@ -222,7 +144,6 @@ static void lin_add(lin *a, const lin *b, long scale)
                 return;
             }
             a->leaf[j] = b->leaf[k];
-            a->len[j] = b->len[k];
             a->coef[j] = 0;
             a->n++;
         }
@@ -230,138 +151,121 @@ static void lin_add(lin *a, const lin *b, long scale)
     }
 }
 
-static lin lin_leaf(const char *reg, size_t n)
+static lin lin_leaf(const char *reg)
 {
-    lin l = {.ok = 1, .n = 1, .leaf = {reg}, .len = {n}, .coef = {1}};
+    lin l = {.ok = 1, .n = 1, .leaf = {reg}, .coef = {1}};
     return l;
 }
 
-/* Operand k of statement s: a register (into *reg, *n) or an integer. */
-static int operand(const stmt *s, int k, const char **reg, size_t *n, long *imm)
+/* Operand k of `in`: a register (into *reg) or an integer (*imm, *reg
+ * NULL); 0 when it is neither. */
+static int operand(const ptx_insn *in, int k, const char **reg, long *imm)
 {
-    *reg = operand_reg(s, k, n);
+    *reg = operand_reg(in, k);
     if (*reg)
         return 1;
-    const char *p = s->op;
-    while (p < s->end && !isspace((unsigned char)*p))
-        p++;
-    for (int c = 0; c < k && p < s->end; p++)
-        c += *p == ',';
-    while (p < s->end && isspace((unsigned char)*p))
-        p++;
-    char *e;
-    *imm = strtol(p, &e, 0);
-    return e != p && (e >= s->end || *e == ',' || *e == ';' || isspace((unsigned char)*e));
+    if (k >= in->nops || in->op[k].kind != PO_IMM)
+        return 0;
+    *imm = (long)in->op[k].imm;
+    return 1;
 }
 
-static lin lin_of(const char *lo, const char *before, const char *reg, size_t n, int depth);
+static lin lin_of(const ptx_prog *p, int lo, int before, const char *reg, int depth);
 
-static lin lin_operand(const char *lo, const stmt *s, int k, int depth)
+static lin lin_operand(const ptx_prog *p, int lo, int at, int k, int depth)
 {
     const char *r;
-    size_t n;
     long imm;
     lin bad = {.ok = 0};
-    if (!operand(s, k, &r, &n, &imm))
+    if (!operand(&p->stmt[at].insn, k, &r, &imm))
         return bad;
     if (!r) {
         lin c = {.ok = 1, .c = imm};
         return c;
     }
-    return lin_of(lo, s->op, r, n, depth + 1);
+    return lin_of(p, lo, at, r, depth + 1);
 }
 
 /* The linear form of register `reg` as its last definition in [lo, before)
  * makes it; a leaf when that definition is not arithmetic we follow. */
-static lin lin_of(const char *lo, const char *before, const char *reg, size_t n, int depth)
+static lin lin_of(const ptx_prog *p, int lo, int before, const char *reg, int depth)
 {
-    stmt s, def = {0};
-    for (const char *p = lo; next_stmt(p, before, &s); p = s.end + 1) {
-        size_t dn;
-        const char *d = operand_reg(&s, 0, &dn);
-        if (d && dn == n && !strncmp(d, reg, n) && !op_is(&s, "st.") && !op_is(&s, "prefetch"))
-            def = s;
+    int def = -1;
+    for (int i = lo; i < before; i++) {
+        const ptx_insn *in = op_is(p, i, "");
+        const char *d = operand_reg(in, 0);
+        if (d && !strcmp(d, reg) && !op_is(p, i, "st.") && !op_is(p, i, "prefetch"))
+            def = i;
     }
-    if (!def.op || depth > 16)
-        return lin_leaf(reg, n);
-    lin a = lin_operand(lo, &def, 1, depth), b;
+    if (def < 0 || depth > 16)
+        return lin_leaf(reg);
+    lin a = lin_operand(p, lo, def, 1, depth), b;
     long imm;
     const char *r;
-    size_t rn;
-    if (op_is(&def, "mov.") || op_is(&def, "cvt.") || op_is(&def, "cvta.to.global"))
-        return a.ok ? a : lin_leaf(reg, n);
-    if (op_is(&def, "add.") || op_is(&def, "sub.")) {
-        b = lin_operand(lo, &def, 2, depth);
-        lin_add(&a, &b, op_is(&def, "add.") ? 1 : -1);
-        return a.ok ? a : lin_leaf(reg, n);
+    if (op_is(p, def, "mov.") || op_is(p, def, "cvt.") || op_is(p, def, "cvta.to.global"))
+        return a.ok ? a : lin_leaf(reg);
+    if (op_is(p, def, "add.") || op_is(p, def, "sub.")) {
+        b = lin_operand(p, lo, def, 2, depth);
+        lin_add(&a, &b, op_is(p, def, "add.") ? 1 : -1);
+        return a.ok ? a : lin_leaf(reg);
     }
-    if ((op_is(&def, "shl.") || op_is(&def, "mul.lo.") || op_is(&def, "mul.wide.")) &&
-        operand(&def, 2, &r, &rn, &imm) && !r && a.ok) {
+    if ((op_is(p, def, "shl.") || op_is(p, def, "mul.lo.") || op_is(p, def, "mul.wide.")) &&
+        operand(&p->stmt[def].insn, 2, &r, &imm) && !r && a.ok) {
         lin z = {.ok = 1};
-        lin_add(&z, &a, op_is(&def, "shl.") ? (imm >= 0 && imm < 32 ? 1L << imm : 0) : imm);
-        return z.ok ? z : lin_leaf(reg, n);
+        lin_add(&z, &a, op_is(p, def, "shl.") ? (imm >= 0 && imm < 32 ? 1L << imm : 0) : imm);
+        return z.ok ? z : lin_leaf(reg);
     }
-    return lin_leaf(reg, n);
+    return lin_leaf(reg);
 }
 
 /* How far the loop [lo, hi) moves register `reg` each time round: its own
  * "add reg, reg, imm" in the loop. 0 when it has none. */
-static long own_step(const char *lo, const char *hi, const char *reg, size_t n)
+static long own_step(const ptx_prog *p, int lo, int hi, const char *reg)
 {
-    stmt s;
-    for (const char *p = lo; next_stmt(p, hi, &s); p = s.end + 1) {
-        size_t dn, an;
-        const char *d = op_is(&s, "add.") ? operand_reg(&s, 0, &dn) : NULL;
-        const char *a = d ? operand_reg(&s, 1, &an) : NULL;
-        const char *r;
-        size_t rn;
+    for (int i = lo; i < hi; i++) {
+        const ptx_insn *add = op_is(p, i, "add.");
+        const char *d = operand_reg(add, 0), *a = d ? operand_reg(add, 1) : NULL, *r;
         long imm;
-        if (a && dn == n && an == n && !strncmp(d, reg, n) && !strncmp(a, reg, n) &&
-            operand(&s, 2, &r, &rn, &imm) && !r)
+        if (a && !strcmp(d, reg) && !strcmp(a, reg) && operand(add, 2, &r, &imm) && !r)
             return imm;
     }
     return 0;
 }
 
-/* The register inside "[%rdN]" or "[%rdN+8]" of statement s. */
-static const char *address_reg(const stmt *s, size_t *n)
+/* The register an instruction's first address is based on ("[%rdN]",
+ * "[%rdN+8]"); NULL when none. */
+static const char *address_reg(const ptx_insn *in)
 {
-    const char *b = memchr(s->op, '[', (size_t)(s->end - s->op));
-    if (!b || b[1] != '%')
-        return NULL;
-    const char *q = b + 2;
-    while (q < s->end && ident((unsigned char)*q) && *q != '%')
-        q++;
-    *n = (size_t)(q - b - 1);
-    return b + 1;
+    for (int k = 0; in && k < in->nops; k++)
+        if (in->op[k].kind == PO_ADDR)
+            return in->op[k].base == PB_REG ? in->op[k].name : NULL;
+    return NULL;
 }
 
-/* A loop [lo, hi) of the function from `fn`: does it prefetch into L2 an
- * address a constant distance ahead of one of its global loads, but less
- * than one iteration's step of that load ahead? Then the prefetched line
- * is one the loop is loading in this very iteration. */
-static int prefetch_within_step(const char *fn, const char *lo, const char *hi)
+/* A loop [lo, hi) of the function whose body starts at `fn`: does it
+ * prefetch into L2 an address a constant distance ahead of one of its
+ * global loads, but less than one iteration's step of that load ahead? Then
+ * the prefetched line is one the loop is loading in this very iteration. */
+static int prefetch_within_step(const ptx_prog *p, int fn, int lo, int hi)
 {
-    stmt s, t;
     int pairs = 0;      /* each pair is a few scans of the function: a bounded few */
-    for (const char *p = lo; pairs < 16 && next_stmt(p, hi, &s); p = s.end + 1) {
-        size_t pn, ln;
-        const char *preg = op_is(&s, "prefetch.global.L2") ? address_reg(&s, &pn) : NULL;
+    for (int i = lo; pairs < 16 && i < hi; i++) {
+        const char *preg = address_reg(op_is(p, i, "prefetch.global.L2"));
         if (!preg)
             continue;
-        lin pf = lin_of(fn, s.op, preg, pn, 0);
-        for (const char *q = lo; pf.ok && next_stmt(q, hi, &t); q = t.end + 1) {
-            const char *lreg = op_is(&t, "ld.global") ? address_reg(&t, &ln) : NULL;
+        lin pf = lin_of(p, fn, i, preg, 0);
+        for (int j = lo; pf.ok && j < hi; j++) {
+            const char *lreg = address_reg(op_is(p, j, "ld.global"));
             if (!lreg || ++pairs > 16)
                 continue;
-            lin ld = lin_of(fn, t.op, lreg, ln, 0), d = pf;
+            lin ld = lin_of(p, fn, j, lreg, 0), d = pf;
             lin_add(&d, &ld, -1);
             int constant = d.ok;
             for (int k = 0; k < d.n; k++)
                 constant &= d.coef[k] == 0;
-            long step = own_step(lo, hi, lreg, ln);
+            long step = own_step(p, lo, hi, lreg);
             for (int k = 0; constant && k < ld.n; k++)
-                step += ld.coef[k] * own_step(lo, hi, ld.leaf[k], ld.len[k]);
+                step += ld.coef[k] * own_step(p, lo, hi, ld.leaf[k]);
             if (constant && step > 0 && d.c > 0 && d.c < step)
                 return 1;
         }
@@ -369,51 +273,43 @@ static int prefetch_within_step(const char *fn, const char *lo, const char *hi)
     return 0;
 }
 
-/* The start of the function (.entry or .func) that holds `at`. */
-static const char *function_start(const char *ptx, const char *at)
+/* The body of the function that holds statement `at`: its first and its
+ * past-the-end statement; the whole program outside any function. */
+static void function_body(const ptx_prog *p, int at, int *lo, int *hi)
 {
-    const char *best = ptx;
-    for (const char *q = ptx; (q = strstr(q, ".entry")) != NULL && q < at; q += 6)
-        best = q;
-    for (const char *q = ptx; (q = strstr(q, ".func")) != NULL && q < at; q += 5)
-        best = q > best ? q : best;
-    return best;
+    *lo = 0;
+    *hi = p->n;
+    int s = p->stmt[at].scope;
+    while (s > 0 && p->scopes[s].parent > 0)
+        s = p->scopes[s].parent;
+    if (s > 0) {
+        *lo = p->scopes[s].open;
+        if (p->scopes[s].close >= 0)
+            *hi = p->scopes[s].close;
+    }
 }
 
 /* Every loop of the PTX: a label, and a later branch back to it. */
-static unsigned loop_patterns(const char *ptx)
+static unsigned loop_patterns(const ptx_prog *p)
 {
     unsigned found = 0;
-    const char *end = ptx + strlen(ptx);
-    int l2 = strstr(ptx, "prefetch.global.L2") != NULL;
-    stmt s;
-    for (const char *p = ptx; next_stmt(p, end, &s); p = s.end + 1) {
-        if (!op_is(&s, "bra"))
+    int l2 = 0;
+    for (int i = 0; i < p->n && !l2; i++)
+        l2 = op_is(p, i, "prefetch.global.L2") != NULL;
+    for (int i = 0; i < p->n; i++) {
+        const ptx_insn *bra = op_is(p, i, "bra");
+        if (!bra || !bra->nops || bra->op[0].kind != PO_LABEL)
             continue;
-        const char *t = s.op + 3;
-        while (t < s.end && !isspace((unsigned char)*t))
-            t++;
-        while (t < s.end && isspace((unsigned char)*t))
-            t++;
-        size_t n = 0;
-        while (t + n < s.end && ident((unsigned char)t[n]))
-            n++;
-        if (!n || n > 60)
+        int head = ptx_find_label(p, i, bra->op[0].name);
+        if (head < 0 || head > i)
             continue;
-        char label[64];
-        snprintf(label, sizeof label, "%.*s:", (int)n, t);
-        /* The label's last definition before the branch. */
-        const char *head = NULL;
-        for (const char *q = ptx; (q = strstr(q, label)) != NULL && q < s.op; q += n)
-            if (q == ptx || !ident((unsigned char)q[-1]))
-                head = q;
-        if (!head)
-            continue;
-        if (copies_loaded_register(head, s.op, function_start(ptx, head), end))
+        int flo, fhi;
+        function_body(p, head, &flo, &fhi);
+        if (copies_loaded_register(p, head, i, flo, fhi))
             found |= DIAG_COPY_OF_LOAD;
-        if (waits_at_several_depths(head, s.op))
+        if (waits_at_several_depths(p, head, i))
             found |= DIAG_WAIT_DEPTH_SWITCH;
-        if (l2 && prefetch_within_step(function_start(ptx, head), head, s.op))
+        if (l2 && prefetch_within_step(p, flo, head, i))
             found |= DIAG_L2_PREFETCH_IN_STEP;
     }
     return found;
@@ -421,11 +317,14 @@ static unsigned loop_patterns(const char *ptx)
 
 unsigned diagnose_ptx(const char *ptx)
 {
-    if (!ptx)
-        return 0;
-    unsigned found = loop_patterns(ptx);
-    if (strstr(ptx, "mbarrier.try_wait") || strstr(ptx, "mbarrier.test_wait"))
-        found |= DIAG_MBARRIER_WAIT;
+    ptx_prog *p = ptx ? ptx_read(ptx) : NULL;
+    if (!p)
+        return 0;   /* no PTX, or no memory to read it: a hint is advice, never a verdict */
+    unsigned found = loop_patterns(p);
+    for (int i = 0; i < p->n; i++)
+        if (op_is(p, i, "mbarrier.try_wait") || op_is(p, i, "mbarrier.test_wait"))
+            found |= DIAG_MBARRIER_WAIT;
+    ptx_free(p);
     return found;
 }
 

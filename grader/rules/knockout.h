@@ -2,6 +2,10 @@
  * different data, so that a run can show whether the results come through it.
  *
  * Invariants:
+ *   - The PTX is read by the one reader (ptx.h) as statements: every
+ *     instruction of a line of several (inline assembly) and of a braced
+ *     block is rewritten as if it stood alone, and the result keeps the
+ *     blocks and their local registers.
  *   - The rewrite only redirects or adds: every instruction of the
  *     original stays, in order, so the knocked kernel computes exactly what
  *     the original does except that the mechanism's global source addresses
@@ -17,7 +21,9 @@
  *     (tests/unit/test_knockout.c checks this on every solution).
  *
  * Kinds (spec.h's enum knock_kind):
- *   KNOCK_ASYNC     cp.async.ca/.cg sources
+ *   KNOCK_ASYNC     every asynchronous copy's global source: cp.async.ca/.cg
+ *                   and the bulk copies below (data that arrives without a
+ *                   register, however it is copied)
  *   KNOCK_BULK      cp.async.bulk global->shared sources
  *   KNOCK_SHARED    every route from device memory into shared memory: the
  *                   copies above, and each st.shared of a value an ld.global
@@ -72,7 +78,7 @@ typedef struct knock_layout {
  * reads. */
 char *knockout_ptx(const char *ptx, enum knock_kind k, const knock_layout *L, int *found);
 
-/* "asynchronous copies (cp.async)", ...: what carries the data, for
+/* "its asynchronous copies (cp.async)", ...: what carries the data, for
  * messages. */
 const char *knock_name(enum knock_kind k);
 

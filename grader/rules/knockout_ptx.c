@@ -23,49 +23,48 @@ void sb_add(sbuf *b, const char *fmt, ...)
     }
 }
 
-static const char *skip_blanks(const char *p)
+void insn_from(const ptx_insn *pi, insn *in)
 {
-    while (*p == ' ' || *p == '\t')
-        p++;
-    return p;
-}
-
-/* Operands: split at commas outside braces and brackets. */
-static void split_operands(const char *line, insn *in)
-{
-    int depth = 0;
-    const char *start = line;
-    for (const char *p = line;; p++) {
-        depth += (*p == '{' || *p == '[') - (*p == '}' || *p == ']');
-        if ((*p != ',' || depth) && *p != ';' && *p)
-            continue;
-        start = skip_blanks(start);
-        size_t len = (size_t)(p - start);
-        while (len && (start[len - 1] == ' ' || start[len - 1] == '\t'))
-            len--;
-        if (len && in->nops < KO_MAX_OPS)
-            snprintf(in->ops[in->nops++], KO_OP_LEN, "%.*s", (int)len, start);
-        if (*p != ',')
-            return;
-        start = p + 1;
-    }
+    memset(in, 0, sizeof *in);
+    if (pi->pred)
+        snprintf(in->pred, sizeof in->pred, "@%s%s", pi->pred_neg ? "!" : "", pi->pred);
+    snprintf(in->op, sizeof in->op, "%s", pi->opcode);
+    for (int i = 0; i < pi->nops && in->nops < KO_MAX_OPS; i++)
+        if (pi->op[i].text[0])
+            snprintf(in->ops[in->nops++], KO_OP_LEN, "%s", pi->op[i].text);
 }
 
 int parse_insn(const char *line, insn *in)
 {
     memset(in, 0, sizeof *in);
-    line = skip_blanks(line);
-    if (*line == '@') {
-        size_t n = strcspn(line, " \t");
-        snprintf(in->pred, sizeof in->pred, "%.*s", (int)n, line);
-        line = skip_blanks(line + n);
+    ptx_prog *p = ptx_read(line);
+    if (!p)
+        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while reading one PTX instruction.");
+    const ptx_stmt *s = p->n ? &p->stmt[0] : NULL;
+    int is = s && s->kind == PS_INSN && s->semi && s->insn.opcode[0] >= 'a' &&
+             s->insn.opcode[0] <= 'z';
+    if (is)
+        insn_from(&s->insn, in);
+    ptx_free(p);
+    return is;
+}
+
+void emit_stmt(sbuf *b, const ptx_stmt *s)
+{
+    char small[256];
+    int need = ptx_stmt_text(s, small, sizeof small);
+    int indent = s->scope > 0 && s->kind != PS_OPEN && s->kind != PS_CLOSE &&
+                 s->kind != PS_LABEL;
+    if ((size_t)need < sizeof small) {
+        sb_add(b, "%s%s\n", indent ? "\t" : "", small);
+        return;
     }
-    if (!(*line >= 'a' && *line <= 'z') || !strchr(line, ';'))
-        return 0;
-    size_t n = strcspn(line, " \t;");
-    snprintf(in->op, sizeof in->op, "%.*s", (int)n, line);
-    split_operands(line + n, in);
-    return 1;
+    char *big = malloc((size_t)need + 1);
+    if (!big)
+        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while rewriting the kernel's PTX for the knock-out run (%d bytes).", need);
+    ptx_stmt_text(s, big, (size_t)need + 1);
+    sb_add(b, "%s%s\n", indent ? "\t" : "", big);
+    free(big);
 }
 
 void emit_insn(sbuf *b, const insn *in)
@@ -103,13 +102,16 @@ int split_address(const char *a, char *reg, char *rest)
     return 1;
 }
 
-int parse_reg_decl(const char *line, char *type, char *prefix, int *count)
+int reg_decl_of(const ptx_stmt *s, char *type, char *prefix, int *count)
 {
-    char t[16], p[KO_REG_LEN];
-    if (sscanf(line, " .reg .%15s %31[^<]<%d>;", t, p, count) != 3 || p[0] != '%')
+    if (s->kind != PS_DIRECTIVE || s->dir.kind != PD_VAR || strcmp(s->dir.decl.space, "reg") ||
+        !s->dir.decl.type || s->dir.decl.nvars != 1 || s->dir.decl.var[0].count < 0 ||
+        s->dir.decl.var[0].name[0] != '%' || strlen(s->dir.decl.type) >= 16 ||
+        strlen(s->dir.decl.var[0].name) >= KO_REG_LEN)
         return 0;
-    strcpy(type, t);
-    strcpy(prefix, p);
+    strcpy(type, s->dir.decl.type);
+    strcpy(prefix, s->dir.decl.var[0].name);
+    *count = s->dir.decl.var[0].count;
     return 1;
 }
 

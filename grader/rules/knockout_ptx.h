@@ -1,12 +1,16 @@
-/* knockout_ptx.h: reading and writing PTX lines, for knockout.c and
- * knockout_staged.c (internal).
+/* knockout_ptx.h: the knock-out's working copy of an instruction, made
+ * from the PTX reader's statements (ptx.h), and written back, for
+ * knockout.c and knockout_staged.c (internal).
  *
- * NVRTC writes one instruction per line, "\t[@[!]%p] opcode a, b, ...;", and
- * declares registers as "\t.reg .f32 \t%f<111>;": a prefix and a count. */
+ * The rewrite reads PTX only through ptx_read: a line may hold several
+ * instructions (inline assembly), a braced block its own registers and
+ * guarded branches; every instruction is one statement. An `insn` is one
+ * such statement as text the rewrite can change operand by operand. */
 #ifndef GRADER_KNOCKOUT_PTX_H
 #define GRADER_KNOCKOUT_PTX_H
 
 #include <stddef.h>
+#include "ptx.h"
 
 #define KO_MAX_OPS 8
 #define KO_OP_LEN 128
@@ -27,8 +31,17 @@ typedef struct sbuf {
 } sbuf;
 void sb_add(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* Split one line; 0 when it is no instruction (directive, label, brace). */
+/* The working copy of a read instruction: guard ("@!%p1"), opcode,
+ * operands by their text (empty ones left out, at most KO_MAX_OPS, each
+ * cut to KO_OP_LEN - 1 characters). */
+void insn_from(const ptx_insn *pi, insn *in);
+/* The first statement of `line`, when it is an instruction ending in ';'
+ * whose opcode begins with a..z: 1 and *in; else 0. A thin wrapper over
+ * ptx_read, for callers that hold one instruction's text. */
 int parse_insn(const char *line, insn *in);
+/* Statement `s` written as one line of the result: indented by a tab
+ * inside a scope, as NVRTC writes it. */
+void emit_stmt(sbuf *b, const ptx_stmt *s);
 /* Write `in` back as one line. */
 void emit_insn(sbuf *b, const insn *in);
 int starts(const char *s, const char *prefix);
@@ -39,9 +52,9 @@ int operand_regs(const char *o, char regs[4][KO_REG_LEN]);
 /* "[%rd5+8]" -> reg "%rd5", rest "+8". 0 when the address is no register. */
 int split_address(const char *a, char *reg, char *rest);
 
-/* "\t.reg .f32 \t%f<111>;" -> type "f32", prefix "%f", count 111. 0 when
- * the line is no such declaration. */
-int parse_reg_decl(const char *line, char *type, char *prefix, int *count);
+/* A ".reg .f32 %f<111>;" statement -> type "f32", prefix "%f", count 111.
+ * 0 when the statement is no such declaration (one name with a count). */
+int reg_decl_of(const ptx_stmt *s, char *type, char *prefix, int *count);
 /* A load from device memory ("ld.global...", "ld.volatile.global...",
  * "ld.relaxed.gpu.global..."), a store to shared memory ("st.shared...",
  * "st.volatile.shared..."). */

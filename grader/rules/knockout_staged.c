@@ -98,22 +98,23 @@ static int grow(staged *s, const insn *code, int n)
     return changed;
 }
 
-void staged_collect(char **lines, int n, staged *s)
+void staged_collect(const ptx_prog *p, staged *s)
 {
     memset(s, 0, sizeof *s);
+    int n = p->n;
     insn *code = malloc(sizeof *code * (size_t)(n + 1));
     int m = 0;
     char type[16], prefix[KO_REG_LEN], regs[4][KO_REG_LEN];
     int count;
     if (!code)
-        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while following the values the kernel stores to shared memory (%d PTX lines).", n);
+        child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while following the values the kernel stores to shared memory (%d PTX statements).", n);
     for (int i = 0; i < n; i++) {
-        if (parse_reg_decl(lines[i], type, prefix, &count) && s->nprefix < MAX_PREFIX) {
+        if (reg_decl_of(&p->stmt[i], type, prefix, &count) && s->nprefix < MAX_PREFIX) {
             strcpy(s->type[s->nprefix], type);
             strcpy(s->prefix[s->nprefix++], prefix);
         }
-        if (parse_insn(lines[i], &code[m]))
-            m++;
+        if (p->stmt[i].kind == PS_INSN)
+            insn_from(&p->stmt[i].insn, &code[m++]);
     }
     for (int i = 0; i < m; i++)
         if (is_shared_store(code[i].op))
@@ -193,21 +194,21 @@ static int twin_load(sbuf *b, const insn *ld, const staged *s, long long delta, 
     return 1;
 }
 
-static void twin_declarations(sbuf *b, const char *line)
+static void twin_declarations(sbuf *b, const ptx_stmt *st)
 {
     char type[16], prefix[KO_REG_LEN];
     int count;
-    if (parse_reg_decl(line, type, prefix, &count) && strcmp(type, "pred"))
+    if (reg_decl_of(st, type, prefix, &count) && strcmp(type, "pred"))
         sb_add(b, "\t.reg .%s %%kot%s<%d>;\n\t.reg .%s %%kos%s<%d>;\n", type, prefix + 1,
                count, type, prefix + 1, count);
 }
 
-int staged_follow(sbuf *b, const char *line, const insn *in, const staged *s,
+int staged_follow(sbuf *b, const ptx_stmt *st, const insn *in, const staged *s,
                   long long delta, int *next)
 {
     char regs[4][KO_REG_LEN], name[KO_REG_LEN];
     if (!in) {
-        twin_declarations(b, line);
+        twin_declarations(b, st);
         return 0;
     }
     if (is_global_load(in->op))

@@ -27,12 +27,13 @@ typedef struct staged {
     char type[MAX_PREFIX][16];           /* "f32" */
 } staged;
 
-/* Find the staged registers of the `n` lines. */
-void staged_collect(char **lines, int n, staged *s);
-/* Write what follows `line` (already written): twin declarations after a
- * .reg line; after an instruction (`in`, NULL for no instruction) that
- * defines a staged register, its twin. Returns 1 for a twin load. */
-int staged_follow(sbuf *b, const char *line, const insn *in, const staged *s,
+/* Find the staged registers of the program's statements. */
+void staged_collect(const ptx_prog *p, staged *s);
+/* Write what follows statement `st` (already written): twin declarations
+ * after a .reg declaration; after an instruction (`in`, its working copy;
+ * NULL for no instruction) that defines a staged register, its twin.
+ * Returns 1 for a twin load. */
+int staged_follow(sbuf *b, const ptx_stmt *st, const insn *in, const staged *s,
                   long long delta, int *next);
 /* Write st.shared `st` storing twins where its values have them. Returns 1
  * when it stores one (the store carries loaded data). */

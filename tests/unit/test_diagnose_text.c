@@ -2,8 +2,8 @@
  * compiler: each finder on a loop that has its pattern and on the nearest
  * loops that do not (the copy's source loaded outside the loop, its target
  * never loaded, the wait depths equal, the prefetch a whole step ahead or
- * behind), how statements are read (labels, guards, .loc and .file lines,
- * comments), how a loop is found (a backward branch to its label), the
+ * behind), how statements are read (by the PTX reader: labels, guards,
+ * .loc and .file lines, comments, several on a line, braced blocks), how a loop is found (a backward branch to its label), the
  * linear forms of addresses at their limits (terms, depth, the pairs
  * compared), and what each pattern makes the report say. The slow suite
  * test_hints.c runs the finders on NVRTC's PTX of real kernels.
@@ -165,16 +165,16 @@ START_TEST(loops_and_functions)
              "$LB:\n\tmov.f64 %%fd1, %%fd3;\n\tld.global.f64 %%fd4, [%%rd2];\n"
              "\t@%%p2 bra $LB;\n}\n");
     ck_assert_uint_eq(diags(buf), 0);
-    /* A label of 60 characters is followed; one of 61 is not. */
-    for (int len = 60; len <= 61; len++) {
-        char label[64];
+    /* A label of any length is followed (the reader keeps names whole). */
+    for (int len = 60; len <= 200; len += 140) {
+        char label[256];
         memset(label, 'L', sizeof label);
         label[0] = '$';
         label[len] = 0;
         snprintf(buf, sizeof buf, ".visible .entry k()\n{\n"
                  "\tld.global.f64 %%fd1, [%%rd1];\n%s:\n%s%s\t@%%p1 bra %s;\n}\n", label, COPY,
                  LOAD, label);
-        ck_assert_uint_eq(diags(buf), len <= 60 ? DIAG_COPY_OF_LOAD : 0);
+        ck_assert_uint_eq(diags(buf), DIAG_COPY_OF_LOAD);
     }
 }
 END_TEST
@@ -452,6 +452,19 @@ START_TEST(mbarrier_waits)
     ck_assert_uint_eq(diags("\tmbarrier.test_wait.shared.b64 %p1, [%r1], %rd1;\n"),
                       DIAG_MBARRIER_WAIT);
     ck_assert_uint_eq(diags("\tmbarrier.arrive.shared.b64 %rd1, [%r1];\n"), 0);
+    /* The statements are the reader's: a wait second on its line, or in a
+     * braced inline-asm block with its own predicate, label and guarded
+     * branch, is one; a comment or a string that names it is not. */
+    ck_assert_uint_eq(diags("\tmbarrier.arrive.shared.b64 %rd1, [%r1]; "
+                            "mbarrier.try_wait.shared::cta.b64 %p1, [%r1], %rd1;\n"),
+                      DIAG_MBARRIER_WAIT);
+    ck_assert_uint_eq(diags("\t{\n\t.reg .pred ready;\nW:\n\tmbarrier.try_wait.shared::cta.b64 "
+                            "ready, [%r1], %rd1;\n\t@!ready bra W;\n\t}\n"),
+                      DIAG_MBARRIER_WAIT);
+    ck_assert_uint_eq(diags("\tret; // mbarrier.try_wait.shared::cta.b64\n"), 0);
+    ck_assert_uint_eq(diags("\t/* mbarrier.test_wait.shared.b64 %p1, [%r1], %rd1; */ ret;\n"),
+                      0);
+    ck_assert_uint_eq(diags("\t.pragma \"mbarrier.try_wait\";\n"), 0);
     ck_assert_uint_eq(diagnose_ptx(NULL), 0);
     ck_assert_uint_eq(diags(""), 0);
     /* Patterns add up. */
@@ -519,9 +532,9 @@ START_TEST(what_the_report_says)
 }
 END_TEST
 
-/* diagnose does not blank comments: a block comment inside a statement, or
- * a directive that only starts like .loc or .file, must not hide the
- * statements around it. */
+/* A block comment inside a statement, or a directive that only starts like
+ * .loc or .file, must not hide the statements around it (the reader skips
+ * comments and ends only the real line directives at their line). */
 START_TEST(comments_and_directive_lookalikes)
 {
     /* A comment between the destination and the comma: only %fd3 is loaded

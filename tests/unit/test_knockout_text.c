@@ -65,12 +65,18 @@ START_TEST(rewrites_as_expected)
         enum knock_kind k;
         int found;
     } cases[] = {
-        {"copies.ptx", "copies.async.txt", KNOCK_ASYNC, 3},
+        {"copies.ptx", "copies.async.txt", KNOCK_ASYNC, 4},
         {"copies.ptx", "copies.bulk.txt", KNOCK_BULK, 1},
         {"copies.ptx", "copies.shared.txt", KNOCK_SHARED, 4},
         {"copies.ptx", "copies.vector.txt", KNOCK_VECTOR, 1},
         {"staged.ptx", "staged.shared.txt", KNOCK_SHARED, 5},
         {"prefetch.ptx", "prefetch.prefetch.txt", KNOCK_PREFETCH, 3},
+        /* Lesson 12's expect_tx and bulk copy in one inline-asm string (one
+         * PTX line), then a braced wait block: the copy, second on its
+         * line, is redirected, for the bulk check and for lesson 9's
+         * asynchronous-copy check alike; the block keeps its braces. */
+        {"one_line.ptx", "one_line.bulk.txt", KNOCK_BULK, 1},
+        {"one_line.ptx", "one_line.async.txt", KNOCK_ASYNC, 1},
     };
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
         char *ptx = fixture(cases[k].ptx), *want = fixture(cases[k].expected);
@@ -125,7 +131,7 @@ START_TEST(first_line_and_declarations)
               "\t.reg .b64 %koa<2>;\n\t.reg .pred %kop<2>;\n\t.reg .b16 %koh<2>;\n"
               "\t.reg .b32 %kow<2>;\n\t.reg .b32 %kon<1>;\n\tmov.u32 %kon0, 0;\n"
               "\tadd.s64 %koa0, %rd2, -4096;\n"
-              "\tcp.async.ca.shared.global [%r1], [%koa0], 4;\n\tret;\n}\n\n");
+              "\tcp.async.ca.shared.global [%r1], [%koa0], 4;\n\tret;\n}\n");
     free(out);
     /* KNOCK_SHARED without a span address: the copy is redirected and
      * nothing is counted. */
@@ -144,7 +150,7 @@ START_TEST(first_line_and_declarations)
               "\t.reg .b64 %koa<2>;\n\t.reg .pred %kop<2>;\n\t.reg .b16 %koh<2>;\n"
               "\t.reg .b32 %kow<2>;\n\t.reg .b32 %kon<1>;\n\tmov.u32 %kon0, 0;\n"
               "\tadd.s64 %koa0, %rd2, 4096;\n"
-              "\tcp.async.cg.shared.global [%r1], [%koa0], 16;\n}\n\n");
+              "\tcp.async.cg.shared.global [%r1], [%koa0], 16;\n}\n");
     free(out);
 }
 END_TEST
@@ -160,7 +166,28 @@ START_TEST(what_is_redirected)
         {"cp.async.cg.shared.global [%r1], [%rd2], 16;", KNOCK_ASYNC, 1},
         {"cp.async.ca.shared.global [%r1];", KNOCK_ASYNC, 0},
         {"cp.async.ca.shared.global [%r1], %rd2, 4;", KNOCK_ASYNC, 0},
-        {"cp.async.bulk.shared::cluster.global [%r1], [%rd2], 64, [%r2];", KNOCK_ASYNC, 0},
+        /* A bulk copy is an asynchronous copy (lesson 9's checks count it). */
+        {"cp.async.bulk.shared::cluster.global [%r1], [%rd2], 64, [%r2];", KNOCK_ASYNC, 1},
+        {"cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [%r1], [%rd2], 64, "
+         "[%r2];", KNOCK_ASYNC, 1},
+        /* A tensor copy's source is a tensor map, not an address to move; a
+         * reduction and a store go to device memory; a prefetch moves
+         * nothing into shared memory. */
+        {"cp.async.bulk.tensor.1d.shared::cluster.global.tile.mbarrier::complete_tx::bytes "
+         "[%r1], [%rd2, {%r3}], [%r2];", KNOCK_ASYNC, 0},
+        {"cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%rd1], [%r2], 64;",
+         KNOCK_ASYNC, 0},
+        {"cp.async.bulk.prefetch.L2.global [%rd2], 64;", KNOCK_ASYNC, 0},
+        {"cp.async.bulk.global.shared::cta.bulk_group [%rd1], [%r2], 64;", KNOCK_ASYNC, 0},
+        /* Several instructions on one line, a braced block, comments between:
+         * each instruction is read. */
+        {"mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r2], 64; "
+         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd2], "
+         "64, [%r2];", KNOCK_BULK, 1},
+        {"mov.u32 %r1, 0; /* then */ cp.async.ca.shared.global [%r1], [%rd2], 4; // x",
+         KNOCK_ASYNC, 1},
+        {"{ .reg .pred p; setp.ne.b32 p, %r3, 0; @p cp.async.ca.shared.global [%r1], "
+         "[%rd2], 4; }", KNOCK_ASYNC, 1},
         {"cp.async.bulk.shared::cluster.global [%r1], [%rd2], 64, [%r2];", KNOCK_BULK, 1},
         {"cp.async.bulk.shared::cta.shared::cluster [%r1], [%r3], 64, [%r2];", KNOCK_BULK, 0},
         {"cp.async.bulk.global.shared::cta [%rd1], [%r2], 64;", KNOCK_BULK, 0},
@@ -501,6 +528,16 @@ START_TEST(strings_grow_geometrically)
 }
 END_TEST
 
+/* reg_decl_of on the one statement of `text`. */
+static int reg_decl(const char *text, char *type, char *prefix, int *count)
+{
+    ptx_prog *p = ptx_read(text);
+    ck_assert_ptr_nonnull(p);
+    int r = p->n == 1 && reg_decl_of(&p->stmt[0], type, prefix, count);
+    ptx_free(p);
+    return r;
+}
+
 START_TEST(operands_read)
 {
     char regs[4][KO_REG_LEN];
@@ -542,15 +579,15 @@ START_TEST(operands_read)
 
     char type[16], prefix[KO_REG_LEN];
     int count;
-    ck_assert_int_eq(parse_reg_decl("\t.reg .f32 \t%f<111>;", type, prefix, &count), 1);
+    ck_assert_int_eq(reg_decl("\t.reg .f32 \t%f<111>;", type, prefix, &count), 1);
     ck_assert_str_eq(type, "f32");
     ck_assert_str_eq(prefix, "%f");
     ck_assert_int_eq(count, 111);
-    ck_assert_int_eq(parse_reg_decl(".reg .pred %p<3>;", type, prefix, &count), 1);
+    ck_assert_int_eq(reg_decl(".reg .pred %p<3>;", type, prefix, &count), 1);
     ck_assert_str_eq(type, "pred");
-    ck_assert_int_eq(parse_reg_decl(".reg .b32 r<3>;", type, prefix, &count), 0);
-    ck_assert_int_eq(parse_reg_decl(".reg .b32 %r;", type, prefix, &count), 0);
-    ck_assert_int_eq(parse_reg_decl(".param .b32 %r<3>;", type, prefix, &count), 0);
+    ck_assert_int_eq(reg_decl(".reg .b32 r<3>;", type, prefix, &count), 0);
+    ck_assert_int_eq(reg_decl(".reg .b32 %r;", type, prefix, &count), 0);
+    ck_assert_int_eq(reg_decl(".param .b32 %r<3>;", type, prefix, &count), 0);
 }
 END_TEST
 
@@ -600,21 +637,15 @@ END_TEST
 
 /* ---- staged registers -------------------------------------------------- */
 
-/* The staged set of `body` (lines split at newlines). */
+/* The staged set of `body`, read by the PTX reader. */
 static staged S;
 
 static void collect(const char *body)
 {
-    static char text[1 << 20];
-    static char *lines[20000];
-    snprintf(text, sizeof text, "%s", body);
-    int n = 0;
-    for (char *p = text; p && n < 20000;) {
-        lines[n++] = p;
-        if ((p = strchr(p, '\n')))
-            *p++ = 0;
-    }
-    staged_collect(lines, n, &S);
+    ptx_prog *p = ptx_read(body);
+    ck_assert_ptr_nonnull(p);
+    staged_collect(p, &S);
+    ptx_free(p);
 }
 
 static int staged_with_load(const char *reg)

@@ -9,10 +9,10 @@
 #include "suites.h"
 
 static const char ptx_async[] =
-    ".visible .entry k(\n"
+    ".visible .entry k()\n{\n"
     "\tcp.async.ca.shared.global [%r1], [%rd2], 8;\n"
     "\tcp.async.commit_group;\n"
-    "\tld.shared.f64 %fd1, [%r1];\n";
+    "\tld.shared.f64 %fd1, [%r1];\n}\n";
 
 static compiled with_ptx(const char *ptx)
 {
@@ -55,6 +55,49 @@ START_TEST(ptx_has)
     /* No PTX at all cannot have anything. */
     c.ptx = NULL;
     ck_assert_int_eq(first_failed_check(&ex, &c, &r, NULL, what, sizeof what), 0);
+}
+END_TEST
+
+/* A text check reads instructions, as the PTX reader cuts them: each of
+ * several on one line, those inside a braced block, never a comment, a
+ * string or a declaration that only names the instruction. */
+START_TEST(ptx_checks_read_instructions)
+{
+    static const struct {
+        const char *what, *ptx, *text;
+        int has;
+    } cases[] = {
+        {"the second of two on one line",
+         "\tmbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%r3], %r4; "
+         "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd2], %r4, "
+         "[%r3];\n", "cp.async.bulk.shared", 1},
+        {"a bulk copy is an asynchronous copy (lesson 9)",
+         "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r5], [%rd2], "
+         "%r4, [%r3];\n", "cp.async", 1},
+        {"inside a braced block with a guard",
+         "\t{ .reg .pred p; setp.ne.b32 p, %r1, 0; @p cp.async.ca.shared.global [%r1], [%rd1], "
+         "8; }\n", "cp.async", 1},
+        {"after a comment on the same line",
+         "\tmov.u32 %r1, 0; /* first */ ld.shared.f32 %f1, [%r1];\n", "ld.shared", 1},
+        {"named only in a line comment", "\tret; // cp.async.ca.shared.global\n", "cp.async", 0},
+        {"named only in a block comment", "/* ld.shared.f32 %f1, [%r1]; */\n\tret;\n",
+         "ld.shared", 0},
+        {"named only in a string", "\t.pragma \"cp.async\";\n\tret;\n", "cp.async", 0},
+        {"named only as a label", "cp_async:\n\tret;\n", "cp", 0},
+    };
+    char what[256];
+    resources r = known_res(20, 0, 0, 0, 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        compiled c = with_ptx(cases[i].ptx);
+        exercise has = one_check((mech_check){CHECK_PTX_HAS, cases[i].text, 0, NULL, "why"});
+        exercise lacks = one_check((mech_check){CHECK_PTX_LACKS, cases[i].text, 0, NULL, "why"});
+        ck_assert_msg(first_failed_check(&has, &c, &r, NULL, what, sizeof what) ==
+                      (cases[i].has ? -1 : 0), "%s: PTX_HAS('%s') %s", cases[i].what,
+                      cases[i].text, what);
+        ck_assert_msg(first_failed_check(&lacks, &c, &r, NULL, what, sizeof what) ==
+                      (cases[i].has ? 0 : -1), "%s: PTX_LACKS('%s') %s", cases[i].what,
+                      cases[i].text, what);
+    }
 }
 END_TEST
 
@@ -329,6 +372,7 @@ Suite *mechanism_suite(void)
     TCase *tc = tcase_create("ptx_text");
     tcase_add_test(tc, ptx_has);
     tcase_add_test(tc, ptx_lacks);
+    tcase_add_test(tc, ptx_checks_read_instructions);
     suite_add_tcase(s, tc);
 
     tc = tcase_create("resources");

@@ -1,4 +1,4 @@
-/* test_nogpu.c: make check without a GPU. For lessons 1, 3, 7 and 9, a
+/* test_nogpu.c: make check without a GPU. For lessons 1, 3, 7, 9 and 12, a
  * right file, a wrong-mechanism file and the untouched stub each get their
  * verdict, with the check that decides it named; every solution is CHECKED
  * and every stub compiles. The student files are the fixtures in
@@ -79,6 +79,12 @@ static const verdict_case cases[] = {
      CS_HOLDS},
     {9, "rolling_async", FIX "wrong_mechanism", NULL, OUT_MECHANISM,
      "bytes of local memory per thread", 0, CS_HOLDS},
+    /* The ring refilled by bulk copies (cp.async.bulk, lesson 12's TMA):
+     * asynchronous copies too (issue 25); the GPU suite runs its knock-out. */
+    {9, "rolling_async", "tests/gpu/accepted/lesson9-bulk", NULL, OUT_CHECKED,
+     "the PTX has 'cp.async'", 0, CS_HOLDS},
+    {12, "bulk_ring", "tests/gpu/accepted/lesson12-one-asm", NULL, OUT_CHECKED,
+     "the PTX has 'cp.async.bulk.shared'", 0, CS_HOLDS},
 };
 
 /* Whether `text` is anywhere the student reads it for r. */

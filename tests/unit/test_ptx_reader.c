@@ -9,7 +9,9 @@
  *
  *   CK_RUN_SUITE=ptx_reader build/tests/unit_tests */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "ptx.h"
 #include "suites.h"
 
@@ -59,6 +61,8 @@ START_TEST(statements_not_lines)
         {"a block on one line", "{ .reg .pred p; setp.ne.b32 p, %r1, 0; @p bra D; D: } ret;",
          "setp.ne.b32 | bra | ret"},
         {"a .loc ends at its line", "\t.loc 1 5 3\n\tret;\n", "ret"},
+        {"an unbalanced bracket spoils only its own statement",
+         "\tmov.u32 %r1, [%r2;\n\tret;\n", "mov.u32 | ret"},
     };
     char got[512];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -385,6 +389,36 @@ START_TEST(written_back)
 }
 END_TEST
 
+/* A hostile file of 20000 braced blocks, each with its own predicate and
+ * label (an unrolled loop of inline assembly): names are looked up scope by
+ * scope, never across the whole program, so reading stays linear. */
+START_TEST(many_blocks_read_in_linear_time)
+{
+    enum { BLOCKS = 20000 };
+    size_t cap = (size_t)BLOCKS * 96 + 256, n = 0;
+    char *t = malloc(cap);
+    ck_assert_ptr_nonnull(t);
+    n += (size_t)snprintf(t + n, cap - n, ".visible .entry k()\n{\n\t.reg .b32 %%r<4>;\n");
+    for (int i = 0; i < BLOCKS; i++)
+        n += (size_t)snprintf(t + n, cap - n, "\t{ .reg .pred p; W: setp.ne.b32 p, %%r1, %d; "
+                              "@p bra W; }\n", i);
+    snprintf(t + n, cap - n, "\tret;\n}\n");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    ptx_prog *p = ptx_read(t);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double sec = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p->nscopes, BLOCKS + 2);
+    int last = nth_insn(p, 2 * BLOCKS - 1);
+    ck_assert_int_eq(p->stmt[last].insn.op[0].kind, PO_LABEL);
+    ck_assert_int_eq(p->stmt[ptx_find_label(p, last, "W")].scope, p->stmt[last].scope);
+    ck_assert_msg(sec < 5, "reading took %.1f s", sec);
+    ptx_free(p);
+    free(t);
+}
+END_TEST
+
 START_TEST(nothing_refused)
 {
     static const char *const odd[] = {"", "{", "}}}", "@", ";;;", "\"unterminated", "/* open",
@@ -412,6 +446,7 @@ Suite *ptx_reader_suite(void)
     tcase_add_test(tc, declarations);
     tcase_add_test(tc, functions_and_line_directives);
     tcase_add_test(tc, written_back);
+    tcase_add_test(tc, many_blocks_read_in_linear_time);
     tcase_add_test(tc, nothing_refused);
     suite_add_tcase(s, tc);
     return s;
