@@ -1,8 +1,7 @@
 /* sim_module.h: a decoded module, what sim_load builds and sim_run reads.
  *
- *   sim_parse.c   PTX text into statements: scopes, registers, symbols,
- *                 .loc lines, operands (the simulator's own reader, until
- *                 the grader's ptx/ reader replaces it)
+ *   sim_parse.c   the PTX reader's statements (ptx.h) into kernels:
+ *                 registers by scope, symbols, labels, operands
  *   sim_decode.c  one statement into one sim_insn (opcode and modifiers)
  *
  * Nothing here is touched while a kernel runs except to read it. */
