@@ -8,6 +8,12 @@
 #include "sim.h"
 
 static unsigned long long thread_insns;
+static char first_race[400];
+
+const char *device_sim_race(void)
+{
+    return first_race;
+}
 
 unsigned long long device_sim_thread_insns(void)
 {
@@ -113,6 +119,8 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     sim_report rep;
     enum sim_status s = sim_run(k->lib, (int)(intptr_t)k->fn - 1, &L, &rep);
     thread_insns += rep.thread_insns;
+    if (rep.race[0] && !first_race[0])
+        snprintf(first_race, sizeof first_race, "%s", rep.race);
     const char *stage = g_result ? g_result->stage : "running";
     switch (s) {
     case SIM_OK:

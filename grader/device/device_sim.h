@@ -17,6 +17,11 @@
 
 extern const device_ops device_sim;
 
+/* The first race a launch of this process saw (sim_report.race: an access
+ * to shared bytes an asynchronous copy in flight will write, with both
+ * lines); "" when none. */
+const char *device_sim_race(void);
+
 /* Thread-instructions run by this process's launches so far. */
 unsigned long long device_sim_thread_insns(void);
 

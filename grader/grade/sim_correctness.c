@@ -61,7 +61,17 @@ static void simulate(void *arg, result *r)
         set_stage("checking your kernel at size %zu", sizes[s]);
         check_guards(&g, V_STUDENT, &I, &d, when);
         check_inputs(&g, V_STUDENT, &I, &d, when);
-        check_outputs(&g, V_STUDENT, &I, &d, when, NULL);
+        char race[600] = "";
+        if (device_sim_race()[0])
+            snprintf(race, sizeof race, " The simulator saw a race: %s.", device_sim_race());
+        check_outputs(&g, V_STUDENT, &I, &d, when, race);
+        if (race[0])
+            child_fail(OUT_WRONG, NULL, "Your kernel has a race (%s): %s. Its results were "
+                       "right here, but on a GPU the copy may land before or after that "
+                       "access, so they depend on timing: right in most launches, wrong in "
+                       "some. Make the thread wait for the copy (the wait that covers its "
+                       "group, or its mbarrier phase) before touching those bytes.", when,
+                       device_sim_race());
         dev_set_free(g.D, &d);
         instance_free(&I);
     }

@@ -23,7 +23,9 @@
  *     cp.async at the cp.async.wait_group that covers its group, a bulk
  *     copy when the mbarrier phase it signals is about to complete; a read
  *     before that sees the old bytes, so a race gives a wrong result on
- *     every run, never only sometimes;
+ *     every run, never only sometimes; and any access to bytes a copy in
+ *     flight will write is reported as a race (sim_report.race) with the
+ *     line of the access and of the copy;
  *   - mbarrier init / arrive / expect_tx / try_wait with phases and parity;
  *     a try_wait that cannot succeed blocks the thread; when no thread can
  *     go on, the run stops as a hang naming what each one waits for.
@@ -89,6 +91,11 @@ typedef struct sim_report {
     uint32_t line;           /* the source line where it stopped, 0 unknown */
     char message[768];       /* what stopped it, for a student */
     uint64_t thread_insns;   /* instructions executed, summed over threads */
+    /* The first race seen, whatever the status: a thread read or wrote
+     * shared bytes that an asynchronous copy still in flight will write
+     * (its result is undefined on a GPU). Empty: none. */
+    char race[400];
+    uint32_t race_line, race_copy_line;
     uint64_t warp_insns;     /* warp-instructions issued */
 } sim_report;
 

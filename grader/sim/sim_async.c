@@ -44,6 +44,7 @@ static int new_copy(sim_cta *c)
 static void land(sim_cta *c, int i)
 {
     sim_copy *k = &c->copies[i];
+    sim_pending_clear(c, k->dst, k->fill);
     memcpy(c->smem + k->dst, k->src, k->bytes);
     if (k->fill > k->bytes)
         memset(c->smem + k->dst + k->bytes, 0, k->fill - k->bytes);
@@ -72,6 +73,7 @@ void sim_cp_async(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         unsigned t = w->first_tid + (unsigned)l;
         c->copies[i] = (sim_copy){.dst = (uint32_t)dst, .bytes = src_size, .fill = size,
                                   .src = s, .group = c->group[t], .line = in->line, .next = -1};
+        sim_pending_mark(c, (uint32_t)dst, size, in->line);
         if (c->q_tail[t] >= 0)
             c->copies[c->q_tail[t]].next = i;
         else
@@ -270,6 +272,7 @@ void sim_bulk_copy(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         }
         c->copies[i] = (sim_copy){.dst = (uint32_t)dst, .bytes = size, .fill = size, .src = s,
                                   .line = in->line, .next = -1};
+        sim_pending_mark(c, (uint32_t)dst, size, in->line);
         /* append: copies land in the order they were issued */
         int *at = &mb->bulk;
         while (*at >= 0)
@@ -285,6 +288,8 @@ void sim_async_drain(sim_cta *c)
      * returns its slots. */
     c->ncopies = 0;
     c->free_copy = -1;
+    c->inflight = 0;
+    memset(c->pend, 0, (c->smem_bytes + 3) / 4 * sizeof *c->pend);
     for (unsigned t = 0; t < c->nthreads; t++)
         c->q_head[t] = c->q_tail[t] = -1;
     c->nmb = 0;

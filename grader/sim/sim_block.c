@@ -224,7 +224,11 @@ static int run_block(sim_cta *c)
         init_warp(c, &c->w[i], i);
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
-    memset(c->smem, 0xff, c->smem_bytes);   /* never-written shared memory reads as NaN */
+    /* Never-written shared memory reads as 0x7f bytes: huge values (3.4e38
+     * as a float, 1.4e306 as a double), so a read of it gives a result
+     * that is plainly wrong, and not the output's poison pattern (which
+     * all-ones bytes, a NaN that arithmetic carries, would be). */
+    memset(c->smem, 0x7f, c->smem_bytes);
     c->nmb = 0;
     c->live_threads = c->nthreads;
     for (;;) {
@@ -267,17 +271,25 @@ static int set_up(sim_cta *c, const sim_module *m, int k, const sim_launch *L, s
                  "a GPU refuses that launch", c->nthreads);
         return -1;
     }
+    if (c->k->max_threads && c->nthreads > (unsigned)c->k->max_threads) {
+        rep->status = SIM_BAD_LAUNCH;
+        snprintf(rep->message, sizeof rep->message, "a block of %u threads, more than the "
+                 "%d its .maxntid (__launch_bounds__) allows: a GPU refuses that launch",
+                 c->nthreads, c->k->max_threads);
+        return -1;
+    }
     c->nwarps = (int)((c->nthreads + 31) / 32);
     c->smem_bytes = c->k->dyn_base + L->dyn_smem;
     if (!L->dyn_smem)
         c->smem_bytes = c->k->smem_static > c->k->dyn_base ? c->k->smem_static : c->k->dyn_base;
     c->smem = calloc(1, c->smem_bytes + 16);
+    c->pend = calloc((c->smem_bytes + 3) / 4 + 1, sizeof *c->pend);
     c->param = calloc(1, c->k->param_bytes + 8);
     c->w = calloc((size_t)c->nwarps, sizeof *c->w);
     c->q_head = malloc(c->nthreads * sizeof *c->q_head);
     c->q_tail = malloc(c->nthreads * sizeof *c->q_tail);
     c->group = calloc(c->nthreads, sizeof *c->group);
-    if (!c->smem || !c->param || !c->w || !c->q_head || !c->q_tail || !c->group)
+    if (!c->smem || !c->pend || !c->param || !c->w || !c->q_head || !c->q_tail || !c->group)
         return -1;
     for (int i = 0; i < c->nwarps; i++) {
         c->w[i].R = calloc((size_t)c->k->nregs * 32 + 32, sizeof(uint64_t));
@@ -301,6 +313,7 @@ static void tear_down(sim_cta *c)
     }
     free(c->w);
     free(c->smem);
+    free(c->pend);
     free(c->param);
     free(c->q_head);
     free(c->q_tail);

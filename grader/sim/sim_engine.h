@@ -82,6 +82,10 @@ typedef struct sim_cta {
     int stop;                /* set when the run must end (rep says why) */
     /* global memory: the last range hit */
     uint64_t hit_lo, hit_hi;
+    /* shared words a copy in flight will write: its line + 1 (0: none);
+     * looked at only while `inflight` copies are pending */
+    uint32_t *pend;
+    int inflight;
     double deadline;
 } sim_cta;
 
@@ -116,6 +120,10 @@ void sim_async_drain(sim_cta *c);
  * lane l of w; NULL (and the run stopped as a fault) when outside. */
 uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size_t bytes,
                   const sim_insn *in, int write);
+/* A copy issued at `line` will write shared [dst, dst + bytes): mark it;
+ * it landed: unmark it. */
+void sim_pending_mark(sim_cta *c, uint32_t dst, uint32_t bytes, uint32_t line);
+void sim_pending_clear(sim_cta *c, uint32_t dst, uint32_t bytes);
 /* Is [p, p + n) inside a registered global range? */
 int sim_mem_has(uint64_t p, size_t n, uint64_t *lo, uint64_t *hi);
 /* The registered range nearest addr, for a fault's message. */

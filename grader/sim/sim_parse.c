@@ -39,6 +39,11 @@ typedef struct pctx {
     int nlabels, caplabels;
     int capinsn, capinit;
     int sink;                /* the register '_' writes to */
+    /* The kernel's own file (that of its first .loc) and the last line of
+     * it seen: an instruction inlined from a header is placed at the line
+     * of the kernel's file that called it, which is the line the student
+     * can act on. */
+    int main_file, main_line;
 } pctx;
 
 static int fail(pctx *c, int line, const char *what, const char *text)
@@ -358,7 +363,11 @@ static int instruction(pctx *c, const ptx_stmt *s)
     sim_insn *in = &k->insn[k->ninsn++];
     memset(in, 0, sizeof *in);
     in->guard = SIM_NO_REG;
-    uint32_t line = (uint32_t)(pi->loc_line > 0 ? pi->loc_line : 0);
+    if (pi->loc_line > 0 && !c->main_file)
+        c->main_file = pi->loc_file;
+    if (pi->loc_file == c->main_file)
+        c->main_line = pi->loc_line;
+    uint32_t line = (uint32_t)(c->main_line > 0 ? c->main_line : 0);
     uint32_t text = sim_keep_name(c->m, pi->opcode);
     int32_t guard = SIM_NO_REG;
     if (pi->pred) {
@@ -519,6 +528,7 @@ static int kernel(pctx *c, int at)
     c->nlabels = 0;
     c->capinsn = c->capinit = 0;
     c->sink = new_reg(c);
+    c->main_file = c->main_line = 0;
     /* the body: its '{' (in the outer scope) and every statement inside */
     int i = at + 1;
     for (; i < c->p->n; i++) {

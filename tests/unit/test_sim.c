@@ -23,6 +23,7 @@ typedef struct sim_case {
     uint32_t want[MAXT];
     enum sim_status status;
     const char *says;        /* in the report's message, when not SIM_OK */
+    const char *race;        /* in the report's race; NULL: no race may be reported */
 } sim_case;
 
 static const char head[] =
@@ -111,14 +112,19 @@ static const sim_case cases[] = {
      "shl.b32 %r11, %r1, 2;\nadd.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], 7;\n"
      "cp.async.ca.shared.global [%r12], [%rd5], 4;\ncp.async.commit_group;\n"
      "ld.shared.u32 %r4, [%r12];\ncp.async.wait_group 0;\nld.shared.u32 %r5, [%r12];\n"
-     "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 2, {3, 4}, {7003, 7004}},
+     "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 2, {3, 4}, {7003, 7004}, SIM_OK,
+     NULL, "read shared memory at line 0 (ld.shared.u32) that an asynchronous copy"},
+    {"cp.async read after its wait: no race", "mov.u32 %r10, sh;\nshl.b32 %r11, %r1, 2;\n"
+     "add.s32 %r12, %r10, %r11;\n.loc 1 20 1\ncp.async.ca.shared.global [%r12], [%rd5], 4;\n"
+     "cp.async.commit_group;\ncp.async.wait_group 0;\nld.shared.u32 %r3, [%r12];", 2, {3, 4},
+     {3, 4}},
     {"cp.async.wait_group 1 leaves the newest group in flight", "mov.u32 %r10, sh;\n"
      "shl.b32 %r11, %r1, 3;\nadd.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], 7;\n"
      "st.shared.u32 [%r12+4], 7;\ncp.async.ca.shared.global [%r12], [%rd5], 4;\n"
      "cp.async.commit_group;\ncp.async.ca.shared.global [%r12+4], [%rd5], 4;\n"
      "cp.async.commit_group;\ncp.async.wait_group 1;\nld.shared.u32 %r4, [%r12];\n"
      "ld.shared.u32 %r5, [%r12+4];\nmul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;",
-     1, {3}, {3007}},
+     1, {3}, {3007}, SIM_OK, NULL, "that an asynchronous copy"},
     /* mbarrier: a phase completes on its arrivals; one that lacks one hangs */
     {"mbarrier phase completes on every arrival", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 4;\nbar.sync 0;\n"
@@ -169,6 +175,11 @@ START_TEST(one_case)
     if (c->says)
         ck_assert_msg(strstr(rep.message, c->says), "%s: '%s' not in: %s", c->name, c->says,
                       rep.message);
+    if (c->race)
+        ck_assert_msg(strstr(rep.race, c->race), "%s: '%s' not in the race: %s", c->name,
+                      c->race, rep.race);
+    else
+        ck_assert_msg(!rep.race[0], "%s: a race reported: %s", c->name, rep.race);
     sim_mem_remove(in);
     sim_mem_remove(out);
     free(in);
