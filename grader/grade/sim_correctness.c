@@ -92,6 +92,7 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     run_in_child(simulate, &j, 60, &sr);
     double secs = now_s() - t0;
     size_t len = strlen(r->message);
+    r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
         snprintf(r->message + len, sizeof r->message - len, " Correct on the PTX simulator "
