@@ -20,8 +20,6 @@
 #include "sim_engine.h"
 
 #define X(r) w->R[(size_t)(r) * 32 + (size_t)l]
-#define LANES(m) for (uint32_t mm_ = (m); mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_);
-#define END }
 
 static int new_copy(sim_cta *c)
 {

@@ -2,6 +2,8 @@
  *
  *   sim_exec.c   the dispatch loop: one decoded instruction over the lanes
  *                of a warp that share its program counter
+ *   sim_warp_ops.c  loads, stores, atomics; shfl, vote, redux
+ *   sim_arith.c  arithmetic beyond one C operator (sim_arith.h)
  *   sim_block.c  a launch: blocks one at a time, their warps in turn,
  *                divergence and reconvergence, bar.sync, hangs
  *   sim_async.c  cp.async groups, mbarrier phases, bulk copies
@@ -22,6 +24,10 @@
 #define SIM_SHARED_WIN (1ull << 52)
 #define SIM_LOCAL_WIN (1ull << 53)
 #define SIM_WIN_SIZE (1ull << 32)
+
+/* for every lane l of mask m: LANES(m) ... END */
+#define LANES(m) for (uint32_t mm_ = (m); mm_; mm_ &= mm_ - 1) { int l = __builtin_ctz(mm_);
+#define END }
 
 #define SIM_MAX_MBAR 64
 #define SIM_MAX_BARS 16
@@ -92,6 +98,16 @@ typedef struct sim_cta {
 /* sim_exec.c: run warp w's active groups until none is READY, the slice of
  * `budget` warp-instructions is spent, or the run stops (c->stop). */
 void sim_warp_run(sim_cta *c, sim_warp *w, long budget);
+
+/* sim_warp_ops.c: ld, st, atom/red over lanes m; shfl, vote, redux over
+ * lanes m and the member mask in the instruction (a member lane that is
+ * not among m stops the run: a collective split across branches). */
+void sim_load_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_store_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_atom_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_shfl(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_vote(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_redux(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 
 /* sim_block.c */
 /* Settle w's active lanes' pcs and choose the next active group. */
