@@ -104,6 +104,7 @@ static void bar_check(sim_cta *c, unsigned b)
     if (c->bar_arrived[b] && c->bar_arrived[b] >= want) {
         c->bar_arrived[b] = 0;
         c->bar_expected[b] = 0;
+        c->epoch++;          /* a new barrier interval (sim_race.c) */
         release(c, LW_BAR, (int)b);
     }
 }
@@ -229,6 +230,8 @@ static int run_block(sim_cta *c)
      * that is plainly wrong, and not the output's poison pattern (which
      * all-ones bytes, a NaN that arithmetic carries, would be). */
     memset(c->smem, 0x7f, c->smem_bytes);
+    memset(c->words, 0, (c->smem_bytes + 3) / 4 * sizeof *c->words);
+    c->epoch = 1;
     c->nmb = 0;
     c->live_threads = c->nthreads;
     for (;;) {
@@ -284,12 +287,13 @@ static int set_up(sim_cta *c, const sim_module *m, int k, const sim_launch *L, s
         c->smem_bytes = c->k->smem_static > c->k->dyn_base ? c->k->smem_static : c->k->dyn_base;
     c->smem = calloc(1, c->smem_bytes + 16);
     c->pend = calloc((c->smem_bytes + 3) / 4 + 1, sizeof *c->pend);
+    c->words = calloc((c->smem_bytes + 3) / 4 + 1, sizeof *c->words);
     c->param = calloc(1, c->k->param_bytes + 8);
     c->w = calloc((size_t)c->nwarps, sizeof *c->w);
     c->q_head = malloc(c->nthreads * sizeof *c->q_head);
     c->q_tail = malloc(c->nthreads * sizeof *c->q_tail);
     c->group = calloc(c->nthreads, sizeof *c->group);
-    if (!c->smem || !c->pend || !c->param || !c->w || !c->q_head || !c->q_tail || !c->group)
+    if (!c->smem || !c->pend || !c->words || !c->param || !c->w || !c->q_head || !c->q_tail || !c->group)
         return -1;
     for (int i = 0; i < c->nwarps; i++) {
         c->w[i].R = calloc((size_t)c->k->nregs * 32 + 32, sizeof(uint64_t));
@@ -314,6 +318,7 @@ static void tear_down(sim_cta *c)
     free(c->w);
     free(c->smem);
     free(c->pend);
+    free(c->words);
     free(c->param);
     free(c->q_head);
     free(c->q_tail);

@@ -66,6 +66,15 @@ typedef struct sim_copy {
     int next;
 } sim_copy;
 
+/* What shared-memory race finding remembers of one 4-byte word
+ * (sim_race.c): its last writer and its readers, with their barrier
+ * interval. */
+typedef struct sim_word {
+    uint32_t writer, write_epoch, write_line;
+    uint32_t reader, read_epoch, read_line;
+    uint32_t readers_apart;  /* readers of the interval in more than one warp */
+} sim_word;
+
 typedef struct sim_cta {
     const sim_module *m;
     const sim_kernel_code *k;
@@ -92,6 +101,8 @@ typedef struct sim_cta {
      * looked at only while `inflight` copies are pending */
     uint32_t *pend;
     int inflight;
+    sim_word *words;         /* per shared word; epoch: the barrier interval, from 1 */
+    uint32_t epoch;
     double deadline;
 } sim_cta;
 
@@ -136,10 +147,14 @@ void sim_async_drain(sim_cta *c);
  * lane l of w; NULL (and the run stopped as a fault) when outside. */
 uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size_t bytes,
                   const sim_insn *in, int write);
-/* A copy issued at `line` will write shared [dst, dst + bytes): mark it;
- * it landed: unmark it. */
+/* sim_race.c: a copy issued at `line` will write shared [dst, dst + bytes):
+ * mark it; it landed: unmark it. */
 void sim_pending_mark(sim_cta *c, uint32_t dst, uint32_t bytes, uint32_t line);
 void sim_pending_clear(sim_cta *c, uint32_t dst, uint32_t bytes);
+/* Lane l of w reads or writes shared [addr, addr + bytes) with `in` (an
+ * ld or st): record it, and report the first race (sim_report.race). */
+void sim_race_shared(sim_cta *c, sim_warp *w, int l, uint32_t addr, uint32_t bytes,
+                     const sim_insn *in, int write);
 /* Is [p, p + n) inside a registered global range? */
 int sim_mem_has(uint64_t p, size_t n, uint64_t *lo, uint64_t *hi);
 /* The registered range nearest addr, for a fault's message. */

@@ -82,43 +82,6 @@ static uint8_t *fault(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, 
     return NULL;
 }
 
-void sim_pending_mark(sim_cta *c, uint32_t dst, uint32_t bytes, uint32_t line)
-{
-    for (uint32_t w = dst / 4; w < (dst + bytes + 3) / 4; w++)
-        c->pend[w] = line + 1;
-    c->inflight++;
-}
-
-void sim_pending_clear(sim_cta *c, uint32_t dst, uint32_t bytes)
-{
-    for (uint32_t w = dst / 4; w < (dst + bytes + 3) / 4; w++)
-        c->pend[w] = 0;
-    c->inflight--;
-}
-
-/* An access to bytes a copy in flight will write: the first is the race
- * reported, the run goes on (it reads the old bytes). */
-static void check_pending(sim_cta *c, sim_warp *w, int l, uint64_t addr, size_t bytes,
-                          const sim_insn *in, int write)
-{
-    for (uint64_t wd = addr / 4; wd < (addr + bytes + 3) / 4; wd++) {
-        if (!c->pend[wd])
-            continue;
-        unsigned t = w->first_tid + (unsigned)l;
-        unsigned bx = c->L->block[0], by = c->L->block[1];
-        c->rep->race_line = in->line;
-        c->rep->race_copy_line = c->pend[wd] - 1;
-        snprintf(c->rep->race, sizeof c->rep->race, "thread (%u,%u,%u) of block (%u,%u,%u) "
-                 "%s shared memory at line %u (%s) that an asynchronous copy issued at line "
-                 "%u had not yet written: nothing between them (a cp.async.wait_group or "
-                 "__pipeline_wait_prior that covers it, or the wait on its mbarrier phase) made "
-                 "the thread wait for that copy", t % bx, t / bx % by, t / bx / by,
-                 c->ctaid[0], c->ctaid[1], c->ctaid[2], write ? "wrote" : "read", in->line,
-                 c->m->names + in->text, c->pend[wd] - 1);
-        return;
-    }
-}
-
 static uint8_t *global(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size_t bytes,
                        const sim_insn *in, int write)
 {
@@ -164,8 +127,8 @@ uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size
         if (addr + bytes > c->smem_bytes || addr + bytes < addr)
             return fault(c, w, l, space, addr, bytes, in, write,
                          "past the end of the block's shared memory");
-        if (c->inflight && !c->rep->race[0])
-            check_pending(c, w, l, addr, bytes, in, write);
+        if (!c->rep->race[0] && (in->op == SO_LD || in->op == SO_ST))
+            sim_race_shared(c, w, l, (uint32_t)addr, (uint32_t)bytes, in, write);
         return c->smem + addr;
     case SS_LOCAL:
         if (addr + bytes > c->k->local_bytes || addr + bytes < addr)

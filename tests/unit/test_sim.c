@@ -125,6 +125,29 @@ static const sim_case cases[] = {
      "cp.async.commit_group;\ncp.async.wait_group 1;\nld.shared.u32 %r4, [%r12];\n"
      "ld.shared.u32 %r5, [%r12+4];\nmul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;",
      1, {3}, {3007}, SIM_OK, NULL, "that an asynchronous copy"},
+    /* plain shared accesses of two warps in one barrier interval, one a
+     * write: a race whichever runs first; a barrier between, one warp, or
+     * atomics: none */
+    {"a read of another warp's write with no barrier between is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 9;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];", 64, {0},
+     {[40] = 9}, SIM_OK, NULL,
+     "thread (40,0,0) of block (0,0,0) read shared memory at line 8 (ld.shared.u32) that "
+     "thread (0,0,0) wrote at line 7"},
+    {"a write after another warp's read with no barrier between is a race",
+     "mov.u32 %r10, sh;\nsetp.eq.s32 %p2, %r1, 0;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];\n"
+     "setp.eq.s32 %p1, %r1, 40;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0},
+     {0x7f7f7f7f},
+     SIM_OK, NULL, "wrote shared memory at line 9 (st.shared.u32) that thread (0,0,0) read at "
+     "line 8"},
+    {"a barrier between the write and the read: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 40;\n@%p1 st.shared.u32 [%r10], 9;\nbar.sync 0;\n"
+     "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
+    {"lanes of one warp: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 5;\n"
+     "@%p1 st.shared.u32 [%r10], 9;\nld.shared.u32 %r3, [%r10];", 32, {0}, {9, 9, 9, 9}},
+    {"atomics of many warps: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
+     "@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\natom.shared.add.u32 %r4, [%r10], 1;\n"
+     "bar.sync 0;\nld.shared.u32 %r3, [%r10];", 64, {0}, {64, 64, 64, 64}},
     /* mbarrier: a phase completes on its arrivals; one that lacks one hangs */
     {"mbarrier phase completes on every arrival", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 4;\nbar.sync 0;\n"

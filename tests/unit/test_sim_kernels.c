@@ -54,8 +54,12 @@ static const kernel_case cases[] = {
     {12, "bulk_ring", "exercises", OUT_MECHANISM, OK},
     {15, "softmax", "exercises", OUT_CHECKED, OK},
     /* tests/gpu: races are wrong on every run, hangs and faults named */
-    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG, "values wrong"},
-    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_WRONG, "values wrong"},
+    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG,
+     "The simulator saw a race: thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
+     "(st.shared.f32) that thread (0,0,0) read at line 33, with no __syncthreads()"},
+    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_WRONG,
+     "read shared memory at line 34 (ld.shared.f32) that thread (0,14,0) wrote at line 29, "
+     "with no __syncthreads()"},
     {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_WRONG,
      "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
     {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_WRONG,
