@@ -49,15 +49,21 @@ static void simulate(void *arg, result *r)
                    "the compiled kernel (%.200s).", log);
     size_t sizes[MAX_SIZES];
     int n = sim_sizes(j->ex, sizes);
+    double t_ref = 0, t_sim = 0;   /* the spec's CPU reference (it builds the inputs and
+                                      the expected outputs), the simulated launches */
     for (int s = 0; s < n; s++) {
         instance I;
         dev_set d;
         char when[64];
         snprintf(when, sizeof when, "size %zu, simulated", sizes[s]);
+        double t0 = now_s();
         build_instance(&g, &I, sizes[s], j->o->seed + (unsigned)s);
+        t_ref += now_s() - t0;
         dev_set_upload(g.D, &d, &I);
         set_stage("running your kernel at size %zu on the simulator", sizes[s]);
+        t0 = now_s();
         run_launch(&g, V_STUDENT, &I, &d, 0);
+        t_sim += now_s() - t0;
         set_stage("checking your kernel at size %zu", sizes[s]);
         check_guards(&g, V_STUDENT, &I, &d, when);
         check_inputs(&g, V_STUDENT, &I, &d, when);
@@ -77,8 +83,10 @@ static void simulate(void *arg, result *r)
     }
     r->correct = 1;
     r->outcome = OUT_PASS;   /* ran to the end: every size correct */
-    snprintf(r->message, sizeof r->message, "%d sizes, %.3g thread-instructions", n,
-             (double)device_sim_thread_insns());
+    double insns = (double)device_sim_thread_insns();
+    snprintf(r->message, sizeof r->message, "%d sizes, %.3g thread-instructions in %.2f s, "
+             "%.3g a second; the CPU reference took %.2f s", n, insns, t_sim,
+             t_sim > 0 ? insns / t_sim : 0, t_ref);
 }
 
 void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts *o,
@@ -96,8 +104,8 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
         snprintf(r->message + len, sizeof r->message - len, " Correct on the PTX simulator "
-                 "(%s, %.2f s on this CPU): its results match the reference. Speed "
-                 "needs a GPU.", sr.message, secs);
+                 "(%s; %.2f s in all): its results match the reference. Speed needs a GPU.",
+                 sr.message, secs);
         return;
     }
     if (sr.outcome == OUT_CHECKED) {
