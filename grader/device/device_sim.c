@@ -5,6 +5,7 @@
 #include "calibration.h"
 #include "child_fail.h"
 #include "device_sim.h"
+#include "kernel_output.h"
 #include "sim.h"
 
 static unsigned long long thread_insns;
@@ -118,6 +119,7 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     memcpy(L.block, I->block, sizeof L.block);
     sim_report rep;
     enum sim_status s = sim_run(k->lib, (int)(intptr_t)k->fn - 1, &L, &rep);
+    fflush(stdout);          /* device printf, before anyone reads the capture */
     thread_insns += rep.thread_insns;
     if (rep.race[0] && !first_race[0])
         snprintf(first_race, sizeof first_race, "%s", rep.race);
@@ -129,9 +131,14 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
         child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU this is an "
                    "illegal memory access; check the index and the bounds test on that line.",
                    stage, rep.message);
-    case SIM_TRAP:
+    case SIM_TRAP: {
+        char what[400];
+        if (kout_assertion(what, sizeof what))
+            child_fail(OUT_CRASH, NULL, "While %s: %s: %s. On a GPU the launch fails with "
+                       "cudaErrorAssert.", stage, rep.message, what);
         child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU the launch fails with "
                    "cudaErrorAssert (or an illegal instruction for a trap).", stage, rep.message);
+    }
     case SIM_HANG:
         child_fail(OUT_HANG, NULL, "While %s: %s.", stage, rep.message);
     case SIM_UNSUPPORTED:

@@ -5,6 +5,7 @@
 #include "child.h"
 #include "clock.h"
 #include "device_sim.h"
+#include "kernel_output.h"
 #include "grade_internal.h"
 #include "sim_correctness.h"
 
@@ -42,6 +43,7 @@ static void simulate(void *arg, result *r)
     char why[256];
     static char log[4096];
     g.D->probe(&g.dev, why, sizeof why);
+    kout_know_asserts(j->c->ptx);   /* a failed assert's condition, for CRASH */
     set_stage("loading your kernel into the simulator");
     int o = g.D->load(j->c, variant_kernel(j->ex, V_STUDENT), &g.k[V_STUDENT], log, sizeof log);
     if (o)
@@ -62,7 +64,11 @@ static void simulate(void *arg, result *r)
         dev_set_upload(g.D, &d, &I);
         set_stage("running your kernel at size %zu on the simulator", sizes[s]);
         t0 = now_s();
+        /* what the kernel prints, from its first launch only, as on a GPU */
+        int first = s == 0 && kout_first_begin() == 0;
         run_launch(&g, V_STUDENT, &I, &d, 0);
+        if (first)
+            kout_first_end(r, 1);
         t_sim += now_s() - t0;
         set_stage("checking your kernel at size %zu", sizes[s]);
         check_guards(&g, V_STUDENT, &I, &d, when);
@@ -101,6 +107,10 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     double secs = now_s() - t0;
     size_t len = strlen(r->message);
     r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
+    /* what the first launch printed, shown as a GPU run shows it */
+    memcpy(r->printed, sr.printed, sizeof r->printed);
+    r->printed_lines = sr.printed_lines;
+    r->printed_bytes = sr.printed_bytes;
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
         snprintf(r->message + len, sizeof r->message - len, " Correct on the PTX simulator "

@@ -120,6 +120,9 @@ void sim_shfl(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 void sim_vote(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 void sim_redux(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 
+/* sim_printf.c: device printf for lanes m (SO_PRINTF), to stdout. */
+void sim_printf(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+
 /* sim_block.c */
 /* Settle w's active lanes' pcs and choose the next active group. */
 void sim_regroup(sim_warp *w);

@@ -406,6 +406,9 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     }
     case SO_BAR_WARP:
         return 0;
+    case SO_PRINTF:
+        sim_printf(c, w, m, in);
+        return 0;
     case SO_TRAP:
         if (m)
             sim_stop(c, w, __builtin_ctz(m), in, SIM_TRAP, "the kernel stopped itself (a failed "

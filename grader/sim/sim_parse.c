@@ -354,6 +354,52 @@ static int operand(pctx *c, const ptx_operand *po, sim_operand *o)
     return o->reg[0] < 0 ? -1 : 0;
 }
 
+/* The register of a call's argument or result ("param0", "retval0",
+ * declared .param in the call's braces) that the address operand names
+ * with no offset; -1 otherwise. */
+static int call_param(pctx *c, const ptx_operand *o)
+{
+    if (o->kind != PO_ADDR || o->base != PB_SYM || o->imm != 0 || !o->name)
+        return -1;
+    return lookup_reg(c, o->name);
+}
+
+/* A call's pieces as register moves and one SO_PRINTF: st.param into an
+ * argument and ld.param of the result are moves; a call of vprintf is
+ * SO_PRINTF (a: the format's address, b: the arguments' buffer, d[0]: the
+ * result). 1 when `pi` was one of them (decoded into in), else 0. */
+static int call_piece(pctx *c, const ptx_insn *pi, sim_insn *in)
+{
+    char mov[32];
+    const char *type = pi->part[pi->nparts - 1];
+    snprintf(mov, sizeof mov, "mov.%s", type);
+    sim_operand o[2];
+    /* st.param [param0], v: param is operand 0; ld.param v, [retval0]: 1 */
+    int at = ptx_insn_is(pi, "st.param") ? 0 : ptx_insn_is(pi, "ld.param") ? 1 : -1;
+    int r = at >= 0 && pi->nops == 2 ? call_param(c, &pi->op[at]) : -1;
+    if (r >= 0) {
+        if (operand(c, &pi->op[1 - at], &o[1 - at]) != 0)
+            return 0;
+        o[at] = (sim_operand){.kind = SK_REG, .n = 1, .reg = {r}};
+        sim_decode_op(mov, o, 2, in);
+        return 1;
+    }
+    if (!ptx_insn_is(pi, "call") || pi->nops != 3 || pi->op[1].kind != PO_SYM ||
+        strcmp(pi->op[1].name, "vprintf") || pi->op[0].kind != PO_LIST ||
+        pi->op[0].nelem != 1 || pi->op[2].kind != PO_LIST || pi->op[2].nelem != 2)
+        return 0;
+    int ret = lookup_reg(c, pi->op[0].elem[0].name ? pi->op[0].elem[0].name : "");
+    int fmt = lookup_reg(c, pi->op[2].elem[0].name ? pi->op[2].elem[0].name : "");
+    int args = lookup_reg(c, pi->op[2].elem[1].name ? pi->op[2].elem[1].name : "");
+    if (ret < 0 || fmt < 0 || args < 0)
+        return 0;
+    in->op = SO_PRINTF;
+    in->d[0] = ret;
+    in->a = fmt;
+    in->b = args;
+    return 1;
+}
+
 /* One instruction: its guard, opcode and operands into the next sim_insn. */
 static int instruction(pctx *c, const ptx_stmt *s)
 {
@@ -380,7 +426,9 @@ static int instruction(pctx *c, const ptx_stmt *s)
     for (int i = 0; i < n; i++)
         if (operand(c, &pi->op[i], &o[i]) != 0)
             n = -1;
-    if (ptx_insn_is(pi, "call") && strstr(s->text, "__assertfail"))
+    if (call_piece(c, pi, in))
+        ;                    /* a move of a call's argument or result, or printf */
+    else if (ptx_insn_is(pi, "call") && strstr(s->text, "__assertfail"))
         in->op = SO_TRAP;    /* assert()'s failure path: the kernel stops itself */
     else if (n < 0 && ptx_insn_is(pi, "st.param"))
         in->op = SO_NOP;     /* a call's argument: the call itself stops or traps */
@@ -500,7 +548,7 @@ static int body_statement(pctx *c, const ptx_stmt *s)
         return 0;
     }
     if (!strcmp(space, "param"))
-        return 0;            /* a call's arguments: the call stops the run if executed */
+        return declare_regs(c, s);   /* a call's arguments and result: registers here */
     int sp = space_of(space);
     if (sp < 0)
         return fail(c, s->line, "a declaration the simulator does not know", s->text);

@@ -16,6 +16,7 @@ typedef struct kernel_case {
     const char *dir;          /* the student directory */
     enum outcome want;        /* CHECKED or MECHANISM: correct on the simulator */
     const char *text;         /* in the message */
+    const char *printed;      /* in what the first launch printed; NULL: nothing */
 } kernel_case;
 
 #define OK "Correct on the PTX simulator"
@@ -72,15 +73,17 @@ static const kernel_case cases[] = {
     {0, "saxpy", GPU "faulty/crash", OUT_CRASH, "outside every buffer"},
     {0, "saxpy", GPU "faulty/oob", OUT_WRONG, "wrote outside its output array"},
     {0, "saxpy", GPU "faulty/unwritten", OUT_WRONG, "unwritten"},
-    {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH, "stopped itself"},
+    {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
+     "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},
     {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},
     {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CHECKED, OK},
     {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CHECKED, OK},
     {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CHECKED, OK},
-    /* device printf is not simulated yet: not judged, never a verdict */
-    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CHECKED,
-     "Correctness needs a GPU: the simulator stopped at thread (0,0,0) of block (0,0,0) at "
-     "line 19: the instruction call.uni"},
+    /* device printf, shown as a GPU run shows it; a failed assert named */
+    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CHECKED, OK,
+     " grid=1056 block=256\n"},
+    {0, "saxpy", GPU "faulty/assert_fails", OUT_CRASH,
+     "stopped itself (a failed assert, or a trap): assert(n % blockDim.x == 0) at"},
 };
 
 static const exercise *find(int lesson, const char *name)
@@ -111,6 +114,12 @@ START_TEST(kernel_verdict)
                   c->name, c->dir, c->text, r.message);
     ck_assert_int_eq(r.simulated, strstr(c->text, "needs a GPU") == NULL);
     ck_assert_int_eq(r.correct, !strcmp(c->text, OK));
+    if (c->printed)
+        ck_assert_msg(strstr(r.printed, c->printed), "lesson%d/%s in %s printed: %s", c->lesson,
+                      c->name, c->dir, r.printed);
+    else
+        ck_assert_msg(!r.printed[0], "lesson%d/%s in %s printed: %s", c->lesson, c->name, c->dir,
+                      r.printed);
 }
 END_TEST
 
