@@ -183,40 +183,57 @@ static void init_warp(sim_cta *c, sim_warp *w, int index)
             w->wait[l] = LW_EXITED;
 }
 
-/* What each waiting thread of a hung block waits for. */
+/* A hung block: what its first waiting thread waits for, and where all
+ * the others are. */
 static void say_hang(sim_cta *c)
 {
-    char what[600];
-    size_t len = 0;
-    int said = 0;
-    for (int i = 0; i < c->nwarps && len < sizeof what - 120; i++) {
-        sim_warp *w = &c->w[i];
-        for (uint32_t b = w->live; b; b &= b - 1) {
+    unsigned at_bar = 0, at_mbar = 0;
+    sim_warp *fw = NULL;
+    int fl = 0;
+    for (int i = 0; i < c->nwarps; i++)
+        for (uint32_t b = c->w[i].live; b; b &= b - 1) {
             int l = __builtin_ctz(b);
-            if (said++ >= 1)
-                continue;
-            const sim_insn *in = &c->k->insn[w->lane_pc[l] - 1];
-            if (w->wait[l] == LW_BAR)
-                len += (size_t)snprintf(what + len, sizeof what - len,
-                    "it waits at barrier %d (line %u), where %u of %u threads arrived; the "
-                    "others exited or wait elsewhere", w->wait_on[l], in->line,
-                    c->bar_arrived[w->wait_on[l]],
-                    c->bar_expected[w->wait_on[l]] ? c->bar_expected[w->wait_on[l]]
-                                                   : c->live_threads);
-            else if (w->wait[l] == LW_MBAR) {
-                const sim_mbar *mb = &c->mb[w->wait_on[l]];
-                len += (size_t)snprintf(what + len, sizeof what - len,
-                    "it waits on the mbarrier at shared offset %u (line %u) for phase %llu to "
-                    "complete; that phase still expects %u arrivals and %lld transaction bytes "
-                    "that no thread or copy will bring", mb->addr, in->line,
-                    (unsigned long long)mb->phase, mb->pending, (long long)mb->tx);
-            }
-            if (said == 1) {
-                sim_stop(c, w, l, in, SIM_HANG, "no thread of the block can go on: %s "
-                         "(%u threads still running in the block)", what, c->live_threads);
+            at_bar += c->w[i].wait[l] == LW_BAR;
+            at_mbar += c->w[i].wait[l] == LW_MBAR;
+            if (!fw) {
+                fw = &c->w[i];
+                fl = l;
             }
         }
+    if (!fw)
+        return;
+    const sim_insn *in = &c->k->insn[fw->lane_pc[fl] - 1];
+    int on = fw->wait_on[fl];
+    char what[400];
+    if (fw->wait[fl] == LW_BAR)
+        snprintf(what, sizeof what, "it waits at barrier %d (line %u), where %u of the %u "
+                 "threads it waits for arrived", on, in->line, c->bar_arrived[on],
+                 c->bar_expected[on] ? c->bar_expected[on] : c->live_threads);
+    else
+        snprintf(what, sizeof what, "it waits on the mbarrier at shared offset %u (line %u) "
+                 "for phase %llu to complete; that phase still expects %u arrivals and %lld "
+                 "transaction bytes that no thread or copy will bring", c->mb[on].addr,
+                 in->line, (unsigned long long)c->mb[on].phase, c->mb[on].pending,
+                 (long long)c->mb[on].tx);
+    sim_stop(c, fw, fl, in, SIM_HANG, "no thread of the block can go on: %s. Of the block's "
+             "%u threads, %u wait at a barrier, %u on an mbarrier phase and %u have exited",
+             what, c->nthreads, at_bar, at_mbar, c->nthreads - c->live_threads);
+}
+
+/* Over the time limit: the first running thread and the line it is at. */
+static void say_too_long(sim_cta *c)
+{
+    for (int i = 0; i < c->nwarps; i++) {
+        sim_warp *w = &c->w[i];
+        if (!w->active)
+            continue;
+        const sim_insn *in = &c->k->insn[w->pc];
+        sim_stop(c, w, __builtin_ctz(w->active), in, SIM_HANG, "the block did not finish "
+                 "within the time limit; this thread was running line %u: a loop that does "
+                 "not end, or a spin on something that never comes", in->line);
+        return;
     }
+    sim_stop(c, NULL, 0, NULL, SIM_HANG, "the block did not finish within the time limit");
 }
 
 static int run_block(sim_cta *c)
@@ -250,9 +267,7 @@ static int run_block(sim_cta *c)
             return -1;
         }
         if (c->deadline && now_s() > c->deadline) {
-            sim_stop(c, NULL, 0, NULL, SIM_HANG, "the block did not finish within the time "
-                     "limit: a loop that does not end, or a wait for something that never "
-                     "comes");
+            say_too_long(c);
             return -1;
         }
     }

@@ -69,8 +69,11 @@ static const kernel_case cases[] = {
      "read shared memory at line 37 (ld.shared.f64) that an asynchronous copy issued at line 26"},
     {0, "saxpy", GPU "faulty/resources", OUT_RESOURCES, "__launch_bounds__"},
     {12, "bulk_ring", GPU "faulty/phase_never_completes", OUT_HANG,
-     "8 transaction bytes that no thread or copy will bring"},
+     "8 transaction bytes that no thread or copy will bring. Of the block's 128 threads, 0 wait "
+     "at a barrier, 128 on an mbarrier phase and 0 have exited"},
     {0, "saxpy", GPU "faulty/crash", OUT_CRASH, "outside every buffer"},
+    {0, "saxpy", GPU "faulty/hang", OUT_HANG,
+     "did not finish within the time limit; this thread was running line 7"},
     {0, "saxpy", GPU "faulty/oob", OUT_WRONG, "wrote outside its output array"},
     {0, "saxpy", GPU "faulty/unwritten", OUT_WRONG, "unwritten"},
     {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
@@ -106,6 +109,7 @@ START_TEST(kernel_verdict)
     o.student_dir = c->dir;
     o.seed = 7;
     o.simulator = &device_sim;
+    o.launch_timeout_s = 2;   /* the endless loop's HANG; every other launch takes < 1 s */
     static result r;
     check_without_gpu(ex, knobs, &o, &r);
     ck_assert_msg(r.outcome == c->want, "lesson%d/%s in %s: %s, want %s: %s", c->lesson,
