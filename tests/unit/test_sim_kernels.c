@@ -1,6 +1,6 @@
 /* test_sim_kernels.c: the course's kernels on the PTX simulator, as `make
  * check` without a GPU runs them (nogpu.c, sim_correctness.h): every
- * solution is correct, the stubs and the tests/gpu kernels get the verdict
+ * solution and baseline is correct, the stubs and the tests/gpu kernels get the verdict
  * their correctness deserves, with the words that say why.
  *
  *   CK_RUN_SUITE=sim_kernels build/tests/unit_tests */
@@ -21,6 +21,7 @@ typedef struct kernel_case {
 
 #define OK "Correct on the PTX simulator"
 #define GPU "tests/gpu/"
+#define BASE "grader/baselines"
 
 static const kernel_case cases[] = {
     /* every solution: correct */
@@ -47,13 +48,52 @@ static const kernel_case cases[] = {
     {13, "lookup", "solutions", OUT_CHECKED, OK},
     {15, "softmax", "solutions", OUT_CHECKED, OK},
     /* stubs: lesson 0's computes nothing; the others are slow but right,
-     * or lack their mechanism (MECHANISM) but compute right */
+     * some without their mechanism (MECHANISM), all correct. Baselines:
+     * correct (they are the speed bar's trusted kernels). */
     {0, "saxpy", "exercises", OUT_WRONG, "left 1 of 1 output values unwritten"},
+    {0, "saxpy", BASE, OUT_CHECKED, OK},
+    {1, "shared_hog", "exercises", OUT_MECHANISM, OK},
+    {1, "register_hog", "exercises", OUT_MECHANISM, OK},
+    {1, "shared_hog", BASE, OUT_MECHANISM, OK},
+    {1, "register_hog", BASE, OUT_MECHANISM, OK},
     {2, "mapping", "exercises", OUT_CHECKED, OK},
+    {2, "transpose", "exercises", OUT_MECHANISM, OK},
+    {2, "mapping", BASE, OUT_CHECKED, OK},
+    {2, "transpose", BASE, OUT_MECHANISM, OK},
+    {3, "bank_conflicts", "exercises", OUT_CHECKED, OK},
     {3, "matmul", "exercises", OUT_MECHANISM, OK},
+    {3, "bank_conflicts", BASE, OUT_CHECKED, OK},
+    {3, "matmul", BASE, OUT_MECHANISM, OK},
+    {4, "unroll", "exercises", OUT_CHECKED, OK},
+    {4, "vector_loads", "exercises", OUT_MECHANISM, OK},
+    {4, "unroll", BASE, OUT_CHECKED, OK},
+    {4, "vector_loads", BASE, OUT_MECHANISM, OK},
+    {5, "batched_regs", "exercises", OUT_CHECKED, OK},
+    {5, "batched_regs", BASE, OUT_CHECKED, OK},
+    {6, "batched_smem", "exercises", OUT_MECHANISM, OK},
+    {6, "batched_smem", BASE, OUT_MECHANISM, OK},
+    {7, "rolling_regs", "exercises", OUT_MECHANISM, OK},
+    {7, "rolling_regs", BASE, OUT_CHECKED, OK},
+    {8, "rolling_smem", "exercises", OUT_MECHANISM, OK},
+    {8, "rolling_smem", BASE, OUT_MECHANISM, OK},
     {9, "rolling_async", "exercises", OUT_MECHANISM, OK},
+    {9, "rolling_async", BASE, OUT_MECHANISM, OK},
+    {10, "padded", "exercises", OUT_MECHANISM, OK},
+    {10, "index_major", "exercises", OUT_CHECKED, OK},
+    {10, "padded", BASE, OUT_MECHANISM, OK},
+    {10, "index_major", BASE, OUT_MECHANISM, OK},
+    {11, "l2_prefetch", "exercises", OUT_MECHANISM, OK},
+    {11, "short_ring", "exercises", OUT_MECHANISM, OK},
+    {11, "l2_prefetch", BASE, OUT_MECHANISM, OK},
+    {11, "short_ring", BASE, OUT_MECHANISM, OK},
     {12, "bulk_ring", "exercises", OUT_MECHANISM, OK},
+    {12, "bulk_ring", BASE, OUT_MECHANISM, OK},
+    {13, "coefficients", "exercises", OUT_MECHANISM, OK},
+    {13, "lookup", "exercises", OUT_MECHANISM, OK},
+    {13, "coefficients", BASE, OUT_MECHANISM, OK},
+    {13, "lookup", BASE, OUT_MECHANISM, OK},
     {15, "softmax", "exercises", OUT_CHECKED, OK},
+    {15, "softmax", BASE, OUT_CHECKED, OK},
     /* tests/gpu: races are wrong on every run, hangs and faults named */
     {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG,
      "The simulator saw a race: thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
