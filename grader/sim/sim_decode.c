@@ -446,12 +446,16 @@ static int decode_cp(mods *m, const char *op, const sim_operand *o, int n, sim_i
 static int decode_mbarrier(const mods *m, const sim_operand *o, int n, sim_insn *in)
 {
     const char *what = NULL;
-    int parity = 0;
+    int parity = 0, expect_tx = 0;
     for (int i = 0; i < m->nword; i++) {
         if (!strcmp(m->word[i], "parity")) parity = 1;
         else if (!what) what = m->word[i];
+        /* mbarrier.arrive.expect_tx (cuda::ptx::mbarrier_arrive_expect_tx) */
+        else if (!strcmp(what, "arrive") && !strcmp(m->word[i], "expect_tx")) expect_tx = 1;
         else return -1;
     }
+    if (expect_tx)
+        in->flags |= SF_EXPECT_TX;
     if (!what || m->space != SS_SHARED || m->ntypes != 1 || m->types[0] != ST_U64)
         return -1;
     int at = -1;
@@ -480,7 +484,10 @@ static int decode_mbarrier(const mods *m, const sim_operand *o, int n, sim_insn 
             return -1;
         in->d[0] = o[0].reg[0];
     }
-    /* what follows the address: a count, a byte count, a state or parity */
+    /* what follows the address: a count, a byte count, a state or parity;
+     * try_wait may add a suspend-time hint, which changes nothing here */
+    if (n == at + 3 && in->op == SO_MB_TRY_WAIT && is_reg(&o[at + 2]))
+        n--;
     if (n > at + 2)
         return -1;
     in->b = SIM_NO_REG;
@@ -530,6 +537,10 @@ static int decode(const char *op, const sim_operand *o, int n, sim_insn *in)
         in->op = SO_BRA;
         in->target = (int32_t)o[0].off;   /* a label number; sim_parse resolves it */
         return 0;
+    }
+    if (!strcmp(b, "activemask")) {
+        in->op = SO_ACTIVEMASK;   /* activemask.b32 d: the lanes executing it */
+        return n == 1 && is_reg(&o[0]) ? (in->d[0] = o[0].reg[0], 0) : -1;
     }
     if (!strcmp(b, "trap")) {
         in->op = SO_TRAP;

@@ -406,6 +406,9 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     }
     case SO_BAR_WARP:
         return 0;
+    case SO_ACTIVEMASK:
+        LANES(m) X(in->d[0]) = m; END
+        return 0;
     case SO_PRINTF:
         sim_printf(c, w, m, in);
         return 0;

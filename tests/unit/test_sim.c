@@ -101,6 +101,8 @@ static const sim_case cases[] = {
     {"vote.sync.ballot", "and.b32 %r4, %r1, 1;\nsetp.ne.s32 %p1, %r4, 0;\n"
      "vote.sync.ballot.b32 %r3, %p1, -1;", 2, {0, 0}, {0x2, 0x2}},
     {"redux.sync.add", "redux.sync.add.s32 %r3, %r1, -1;", 3, {0}, {3, 3, 3}},
+    {"activemask in a branch", "setp.lt.u32 %p1, %r1, 2;\n@%p1 activemask.b32 %r3;", 4, {0},
+     {3, 3, 0, 0}},
     /* bar.sync: each thread reads its neighbour's word through shared memory */
     {"bar.sync orders shared memory", "mov.u32 %r10, sh;\nshl.b32 %r11, %r1, 2;\n"
      "add.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], %r2;\nbar.sync 0;\n"
@@ -154,6 +156,17 @@ static const sim_case cases[] = {
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
      "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nselp.b32 %r3, 1, 0, %p2;", 4,
      {0}, {1, 1, 1, 1}},
+    {"mbarrier.arrive.expect_tx waits for its bytes", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 1;\nbar.sync 0;\n"
+     "@%p1 mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd6, [%r10], 4;\n"
+     "@%p1 mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;", 1, {0}, {0}, SIM_HANG,
+     "still expects 0 arrivals and 4 transaction bytes"},
+    {"a bulk copy lands when its phase completes", "mov.u32 %r10, sh;\n"
+     "mbarrier.init.shared::cta.b64 [%r10], 1;\nadd.s32 %r11, %r10, 64;\n"
+     "mbarrier.arrive.expect_tx.shared::cta.b64 %rd6, [%r10], 16;\n"
+     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r11], [%rd2], 16, "
+     "[%r10];\nmbarrier.try_wait.parity.shared::cta.b64 %p2, [%r10], 0;\n"
+     "ld.shared.u32 %r3, [%r11];", 1, {77}, {77}},
     {"mbarrier phase that lacks an arrival hangs", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 5;\nbar.sync 0;\n"
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
