@@ -129,7 +129,7 @@ static sim_mbar *find_mbar(sim_cta *c, sim_warp *w, int l, const sim_insn *in, u
     sim_mbar *mb = &c->mb[c->nmb++];
     memset(mb, 0, sizeof *mb);
     mb->addr = (uint32_t)addr;
-    mb->bulk = -1;
+    mb->bulk = mb->async_copies = -1;
     return mb;
 }
 
@@ -166,6 +166,17 @@ static void wake(sim_cta *c, int idx)
  * as far as their bytes are needed. */
 static void try_complete(sim_cta *c, sim_mbar *mb)
 {
+    /* the copies whose completion arrives land when only their arrivals
+     * are missing: as late as the phase allows */
+    if (mb->async_arrivals && mb->pending == mb->async_arrivals) {
+        while (mb->async_copies >= 0) {
+            int i = mb->async_copies;
+            mb->async_copies = c->copies[i].next;
+            land(c, i);
+        }
+        mb->pending -= mb->async_arrivals;
+        mb->async_arrivals = 0;
+    }
     if (mb->pending)
         return;
     while (mb->tx > 0 && mb->bulk >= 0) {
@@ -196,7 +207,8 @@ void sim_mbar_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
             mb->expected = mb->pending = (uint32_t)X(in->b);
             mb->tx = 0;
             mb->phase = 0;
-            mb->bulk = -1;
+            mb->bulk = mb->async_copies = -1;
+            mb->async_arrivals = 0;
             mb->init_line = in->line;
             break;
         case SO_MB_ARRIVE: {
@@ -250,6 +262,27 @@ void sim_mbar_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     w->pc++;
     if (!w->active)
         sim_regroup(w);
+}
+
+void sim_cp_mbar_arrive(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
+{
+    LANES(m)
+        sim_mbar *mb = find_mbar(c, w, l, in, X(in->a) + (uint64_t)in->off, 0);
+        if (!mb)
+            return;
+        /* every cp.async the thread issued before now arrives when it lands;
+         * without .noinc the arrival was added to the phase's count first */
+        unsigned t = w->first_tid + (unsigned)l;
+        if (!(in->flags & SF_NOINC))
+            mb->pending++;
+        mb->async_arrivals++;
+        if (c->q_head[t] >= 0) {
+            c->copies[c->q_tail[t]].next = mb->async_copies;
+            mb->async_copies = c->q_head[t];
+            c->q_head[t] = c->q_tail[t] = -1;
+        }
+        try_complete(c, mb);
+    END
 }
 
 void sim_bulk_copy(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)

@@ -394,6 +394,17 @@ static int decode_cp(mods *m, const char *op, const sim_operand *o, int n, sim_i
         in->op = SO_NOP;     /* a prefetch into L2: no cache here */
         return 0;
     }
+    /* cp.async.mbarrier.arrive[.noinc].shared[::cta].b64 [mbar] */
+    if (!strncmp(op, "cp.async.mbarrier.arrive.", 25)) {
+        in->op = SO_CP_MB_ARRIVE;
+        if (strstr(op, ".noinc."))
+            in->flags |= SF_NOINC;
+        if (n != 1 || o[0].kind != SK_ADDR || !strstr(op, ".shared") || !strstr(op, ".b64"))
+            return -1;
+        in->a = o[0].reg[0];
+        in->off = o[0].off;
+        return 0;
+    }
     if (!strcmp(op, "cp.async.commit_group")) {
         in->op = SO_CP_COMMIT;
         return n ? -1 : 0;

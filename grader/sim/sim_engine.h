@@ -52,6 +52,8 @@ typedef struct sim_mbar {
     int64_t tx;              /* bytes expected and not yet landed */
     uint64_t phase;          /* completed phases */
     int bulk;                /* first in-flight bulk copy, -1 none */
+    int async_copies;        /* cp.async copies whose completion arrives, -1 none */
+    uint32_t async_arrivals; /* arrivals those copies still owe */
     uint32_t init_line;
 } sim_mbar;
 
@@ -143,6 +145,9 @@ void sim_cp_commit(sim_cta *c, sim_warp *w, uint32_t m);
 void sim_cp_wait(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in, int all);
 void sim_mbar_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 void sim_bulk_copy(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+/* cp.async.mbarrier.arrive[.noinc]: the thread's cp.async copies so far
+ * arrive on the mbarrier when they land, as late as its phase allows. */
+void sim_cp_mbar_arrive(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 /* The block is done: land what is still in flight. */
 void sim_async_drain(sim_cta *c);
 

@@ -425,6 +425,7 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     case SO_CP_WAIT: sim_cp_wait(c, w, m, in, 0); return 0;
     case SO_CP_WAIT_ALL: sim_cp_wait(c, w, m, in, 1); return 0;
     case SO_BULK_CP: sim_bulk_copy(c, w, m, in); return 0;
+    case SO_CP_MB_ARRIVE: sim_cp_mbar_arrive(c, w, m, in); return 0;
     case SO_MB_INIT: case SO_MB_ARRIVE: case SO_MB_EXPECT_TX: case SO_MB_COMPLETE_TX:
     case SO_MB_TEST_WAIT: case SO_MB_INVAL:
         sim_mbar_op(c, w, m, in);

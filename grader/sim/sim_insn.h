@@ -47,7 +47,7 @@ enum sim_op {
     SO_SHFL, SO_VOTE, SO_REDUX,
     SO_CP_ASYNC, SO_CP_COMMIT, SO_CP_WAIT, SO_CP_WAIT_ALL,
     SO_MB_INIT, SO_MB_ARRIVE, SO_MB_EXPECT_TX, SO_MB_COMPLETE_TX, SO_MB_TRY_WAIT,
-    SO_MB_TEST_WAIT, SO_MB_INVAL, SO_BULK_CP,
+    SO_MB_TEST_WAIT, SO_MB_INVAL, SO_BULK_CP, SO_CP_MB_ARRIVE,
     SO_COUNT
 };
 
@@ -70,6 +70,7 @@ enum sim_bool { SB_NONE, SB_AND, SB_OR, SB_XOR };
 #define SF_HAS_C 16u          /* the optional operand is there (setp's bool, cp.async's src-size) */
 #define SF_RESULT 32u         /* an atom (not red): d[0] gets the old value */
 #define SF_EXPECT_TX 64u      /* mbarrier.arrive.expect_tx */
+#define SF_NOINC 128u         /* cp.async.mbarrier.arrive.noinc */
 
 #define SIM_NO_REG (-1)
 

@@ -167,6 +167,14 @@ static const sim_case cases[] = {
      "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r11], [%rd2], 16, "
      "[%r10];\nmbarrier.try_wait.parity.shared::cta.b64 %p2, [%r10], 0;\n"
      "ld.shared.u32 %r3, [%r11];", 1, {77}, {77}},
+    {"cp.async.mbarrier.arrive: the copy lands when the phase completes", "mov.u32 %r10, sh;\n"
+     "mbarrier.init.shared::cta.b64 [%r10], 1;\nadd.s32 %r11, %r10, 64;\n"
+     "st.shared.u32 [%r11], 5;\n.loc 1 30 1\ncp.async.ca.shared.global [%r11], [%rd5], 4;\n"
+     "cp.async.mbarrier.arrive.shared.b64 [%r10];\n.loc 1 32 1\nld.shared.u32 %r4, [%r11];\n"
+     "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
+     "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nld.shared.u32 %r5, [%r11];\n"
+     "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 1, {77}, {5077}, SIM_OK, NULL,
+     "read shared memory at line 32 (ld.shared.u32) that an asynchronous copy issued at line 30"},
     {"mbarrier phase that lacks an arrival hangs", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 5;\nbar.sync 0;\n"
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
@@ -252,12 +260,48 @@ START_TEST(grid_of_blocks)
 }
 END_TEST
 
+/* libcu++'s cuda::memcpy_async on a cuda::barrier, as nvcc compiled it
+ * (fixtures/sim/README.md): two blocks, each thread reads the element its
+ * neighbour's copy brought, after the barrier: right, and no race. */
+START_TEST(libcuxx_memcpy_async)
+{
+    static char text[1 << 16];
+    FILE *f = fopen("tests/unit/fixtures/sim/memcpy_async_barrier.ptx", "r");
+    ck_assert_ptr_nonnull(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    char err[256];
+    sim_module *m = sim_load(text, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    int n = 512;
+    double *in = malloc(n * 8), *out = malloc(n * 8);
+    for (int i = 0; i < n; i++)
+        in[i] = i;
+    sim_mem_add(in, n * 8);
+    sim_mem_add(out, n * 8);
+    void *args[3] = {&in, &out, &n};
+    sim_launch L = {.grid = {2, 1, 1}, .block = {256, 1, 1}, .argp = args, .timeout_s = 5};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, sim_kernel(m, "k"), &L, &rep), SIM_OK);
+    ck_assert_msg(!rep.race[0], "%s", rep.race);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(out[i] == 2 * in[i / 256 * 256 + (i % 256 + 1) % 256], "out[%d] = %g", i,
+                      out[i]);
+    sim_mem_remove(in);
+    sim_mem_remove(out);
+    free(in);
+    free(out);
+    sim_free(m);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
     TCase *tc = tcase_create("instructions");
     tcase_add_loop_test(tc, one_case, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, grid_of_blocks);
+    tcase_add_test(tc, libcuxx_memcpy_async);
     suite_add_tcase(s, tc);
     return s;
 }
