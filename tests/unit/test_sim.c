@@ -193,6 +193,16 @@ static const sim_case cases[] = {
 
 static char ptx[8192];
 
+/* The two buffers a test registered, and its module: gone. */
+static void forget(void *in, void *out, sim_module *m)
+{
+    sim_mem_remove(in);
+    sim_mem_remove(out);
+    free(in);
+    free(out);
+    sim_free(m);
+}
+
 START_TEST(one_case)
 {
     const sim_case *c = &cases[_i];
@@ -224,11 +234,7 @@ START_TEST(one_case)
                       c->race, rep.race);
     else
         ck_assert_msg(!rep.race[0], "%s: a race reported: %s", c->name, rep.race);
-    sim_mem_remove(in);
-    sim_mem_remove(out);
-    free(in);
-    free(out);
-    sim_free(m);
+    forget(in, out, m);
 }
 END_TEST
 
@@ -252,11 +258,7 @@ START_TEST(grid_of_blocks)
     for (unsigned i = 0; i < N; i++)
         ck_assert_uint_eq(out[i], i);
     ck_assert_uint_eq(rep.thread_insns, (uint64_t)N * 15);   /* 8 of the head, 5 here, 2 of the tail */
-    sim_mem_remove(out);
-    sim_mem_remove(in);
-    free(out);
-    free(in);
-    sim_free(m);
+    forget(in, out, m);
 }
 END_TEST
 
@@ -287,11 +289,7 @@ START_TEST(libcuxx_memcpy_async)
     for (int i = 0; i < n; i++)
         ck_assert_msg(out[i] == 2 * in[i / 256 * 256 + (i % 256 + 1) % 256], "out[%d] = %g", i,
                       out[i]);
-    sim_mem_remove(in);
-    sim_mem_remove(out);
-    free(in);
-    free(out);
-    sim_free(m);
+    forget(in, out, m);
 }
 END_TEST
 
