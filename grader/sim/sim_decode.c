@@ -10,7 +10,7 @@
 typedef struct mods {
     const char *base;
     int types[3], ntypes;
-    int space, vec, round, ftz, sat, approx, full;
+    int space, vec, round, ftz, sat, approx, full, ordered;
     const char *word[6];     /* modifiers the op itself must interpret */
     int nword;
     char buf[160];
@@ -90,7 +90,12 @@ static int split(const char *op, mods *m)
         else if (!strcmp(w, "sat")) m->sat = 1;
         else if (!strcmp(w, "approx")) m->approx = 1;
         else if (!strcmp(w, "full")) m->full = 1;
-        else if (is_harmless(w)) continue;
+        else if (is_harmless(w)) {
+            static const char *const order[] = {"volatile", "relaxed", "acquire", "release",
+                                                "acq_rel"};
+            for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+                m->ordered |= !strcmp(w, order[i]);
+        }
         else if (m->nword < 6) m->word[m->nword++] = w;
         else return -1;
     }
@@ -523,8 +528,8 @@ static int decode(const char *op, const sim_operand *o, int n, sim_insn *in)
     in->type = (uint8_t)m.types[0];
     in->stype = (uint8_t)(m.ntypes > 1 ? m.types[1] : m.types[0]);
     in->mod = (uint8_t)m.round;
-    in->flags = (uint8_t)((m.ftz ? SF_FTZ : 0) | (m.sat ? SF_SAT : 0) |
-                          (m.approx || m.full ? SF_APPROX : 0));
+    in->flags = (uint16_t)((m.ftz ? SF_FTZ : 0) | (m.sat ? SF_SAT : 0) |
+                           (m.approx || m.full ? SF_APPROX : 0) | (m.ordered ? SF_ORDERED : 0));
     const char *b = m.base;
     if (!strcmp(b, "mul")) return decode_mul_mad(&m, o, n, in, 0);
     if (!strcmp(b, "mad")) return decode_mul_mad(&m, o, n, in, 1);
@@ -561,9 +566,14 @@ static int decode(const char *op, const sim_operand *o, int n, sim_insn *in)
         in->op = SO_EXIT;
         return n ? -1 : 0;
     }
-    /* Ordering and cache hints: one thread at a time sees memory in program
-     * order here, and nothing is cached. */
-    if (!strcmp(b, "fence") || !strcmp(b, "membar") || !strcmp(b, "prefetch") ||
+    /* Fences: one thread at a time sees memory in program order here, but a
+     * fence may be how threads synchronise (sim_race.c). */
+    if (!strcmp(b, "fence") || !strcmp(b, "membar")) {
+        in->op = SO_FENCE;
+        return 0;
+    }
+    /* Cache hints: nothing is cached here. */
+    if (!strcmp(b, "prefetch") ||
         !strcmp(b, "prefetchu") || !strcmp(b, "discard") || !strcmp(b, "applypriority") ||
         !strcmp(b, "createpolicy") || !strcmp(b, "nanosleep")) {
         in->op = SO_NOP;

@@ -95,6 +95,9 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     switch ((enum sim_op)in->op) {
     case SO_NOP:
         return 0;
+    case SO_FENCE:
+        c->epoch++;          /* it may be how threads synchronise (sim_race.c) */
+        return 0;
     case SO_MOV: {
         const uint64_t mk = tmask(size ? size : 8);
         LANES(m) X(in->d[0]) = X(in->a) & mk; END

@@ -32,7 +32,8 @@ enum sim_space {
 
 enum sim_op {
     SO_UNSUPPORTED,          /* executing it stops the run: "needs a GPU" */
-    SO_NOP,                  /* fences, prefetches, pragmas */
+    SO_NOP,                  /* prefetches, cache hints */
+    SO_FENCE,                /* fence, membar: orders memory; ends the race finder's interval */
     SO_MOV, SO_PACK, SO_UNPACK,
     SO_ADD, SO_SUB, SO_MUL_LO, SO_MUL_HI, SO_MUL_WIDE, SO_MAD_LO, SO_MAD_HI, SO_MAD_WIDE,
     SO_DIV, SO_REM, SO_ABS, SO_NEG, SO_MIN, SO_MAX,
@@ -71,6 +72,9 @@ enum sim_bool { SB_NONE, SB_AND, SB_OR, SB_XOR };
 #define SF_RESULT 32u         /* an atom (not red): d[0] gets the old value */
 #define SF_EXPECT_TX 64u      /* mbarrier.arrive.expect_tx */
 #define SF_NOINC 128u         /* cp.async.mbarrier.arrive.noinc */
+#define SF_ORDERED 256u       /* .volatile/.relaxed/.acquire/.release: an access that may
+                                 synchronise threads (a flag spun on): not a race, and it
+                                 ends the race finder's interval (sim_race.c) */
 
 #define SIM_NO_REG (-1)
 
@@ -79,7 +83,7 @@ typedef struct sim_insn {
     uint8_t type;            /* enum sim_type: the instruction's (destination) type */
     uint8_t stype;           /* cvt's source type; mul.wide's and cvta's too */
     uint8_t mod;             /* compare, rounding, shuffle, vote, atomic or redux op */
-    uint8_t flags;           /* SF_* */
+    uint16_t flags;          /* SF_* */
     uint8_t space;           /* enum sim_space */
     uint8_t vec;             /* registers in d[]: 1, 2 or 4 */
     uint8_t bool_op;         /* setp's .and/.or/.xor with c */

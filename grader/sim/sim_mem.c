@@ -127,7 +127,8 @@ uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size
         if (addr + bytes > c->smem_bytes || addr + bytes < addr)
             return fault(c, w, l, space, addr, bytes, in, write,
                          "past the end of the block's shared memory");
-        if (!c->rep->race[0] && (in->op == SO_LD || in->op == SO_ST))
+        if (!c->rep->race[0] && (in->op == SO_LD || in->op == SO_ST) &&
+            !(in->flags & SF_ORDERED))
             sim_race_shared(c, w, l, (uint32_t)addr, (uint32_t)bytes, in, write);
         return c->smem + addr;
     case SS_LOCAL:

@@ -14,7 +14,11 @@
  *     never reported where some synchronisation stood between the two;
  *     threads of one warp are never reported (they run in lockstep here,
  *     and __syncwarp orders them on a GPU). Writes of two threads to one
- *     word are not reported either (a benign "everyone sets the flag"). */
+ *     word are not reported either (a benign "everyone sets the flag").
+ *     Whatever may synchronise threads without a barrier also ends the
+ *     interval, for everyone: a fence, an atomic, an access with .volatile,
+ *     .relaxed, .acquire or .release (a flag spun on), which is itself
+ *     never reported. Races are missed that way, never invented. */
 #include <stdio.h>
 #include "sim_engine.h"
 

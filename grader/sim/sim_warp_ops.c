@@ -29,6 +29,8 @@ static void access(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in, int 
             }
         }
     END
+    if (in->flags & SF_ORDERED)
+        c->epoch++;          /* it may be how threads synchronise (sim_race.c) */
 }
 
 void sim_load_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
@@ -57,6 +59,7 @@ void sim_atom_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         if (in->flags & SF_RESULT)
             X(in->d[0]) = old;
     END
+    c->epoch++;              /* an atomic may be how threads synchronise (sim_race.c) */
 }
 /* Members of a warp collective that are not executing it with the rest:
  * not modelled (on a GPU it waits for them, or it is undefined). */

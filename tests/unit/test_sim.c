@@ -147,6 +147,12 @@ static const sim_case cases[] = {
      "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
     {"lanes of one warp: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 5;\n"
      "@%p1 st.shared.u32 [%r10], 9;\nld.shared.u32 %r3, [%r10];", 32, {0}, {9, 9, 9, 9}},
+    {"a flag spun on with volatile accesses orders the data: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 40;\n@!%p1 bra WAIT;\nst.shared.u32 [%r10+4], 9;\n"
+     "membar.cta;\nst.volatile.shared.u32 [%r10], 1;\nbra.uni DONE;\nWAIT:\n"
+     "setp.ne.s32 %p2, %r1, 0;\n@%p2 bra DONE;\nSPIN:\nld.volatile.shared.u32 %r4, [%r10];\n"
+     "setp.ne.s32 %p3, %r4, 1;\n@%p3 bra SPIN;\nld.shared.u32 %r3, [%r10+4];\nDONE:", 64,
+     {0}, {9}},
     {"atomics of many warps: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
      "@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\natom.shared.add.u32 %r4, [%r10], 1;\n"
      "bar.sync 0;\nld.shared.u32 %r3, [%r10];", 64, {0}, {64, 64, 64, 64}},
