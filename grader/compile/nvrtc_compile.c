@@ -10,6 +10,7 @@
 #include "compile_child.h"
 #include "compile_sandbox.h"
 #include "nvrtc_compile.h"
+#include "ptx.h"
 #include "shim_headers.h"
 #include "toolkit.h"
 
@@ -121,9 +122,18 @@ static int nvrtc_outputs(nvrtcProgram prog, const compile_job *job, const char *
         if (!NVRTC_CHECK(nvrtcGetCUBIN(prog, out->cubin), out))
             return 0;
     }
-    char entry[300];
-    snprintf(entry, sizeof entry, ".entry %s(", job->kernel);
-    if (!strstr(out->ptx, entry)) {
+    /* The kernel's own .entry, read as PTX: a comment an inline-assembly
+     * string leaves in the PTX, naming it, is no kernel. */
+    ptx_prog *p = ptx_read(out->ptx);
+    int has = p && ptx_find_entry(p, job->kernel) >= 0;
+    ptx_free(p);
+    if (!p) {
+        snprintf(out->error, sizeof out->error, "no memory to read the PTX NVRTC made of %s",
+                 name);
+        out->outcome = OUT_INTERNAL;
+        return 0;
+    }
+    if (!has) {
         out->missing = 1;
         out->outcome = OUT_MISSING;
         snprintf(out->error, sizeof out->error,

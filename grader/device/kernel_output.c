@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "kernel_output.h"
+#include "ptx.h"
 
 /* The sink is emptied once it holds more than this before a launch. */
 #define SINK_BOUND (1 << 20)
@@ -172,75 +173,81 @@ int kout_assertion(char *buf, size_t len)
 
 /* ---- the asserts the PTX holds, for when CUDA printed nothing ----------- */
 
-
-/* The statement (one line of NVRTC's PTX) before `at` whose first operand
- * is `reg`: its second operand, copied to `src`. 0 when there is none. */
-static int defined_from(const char *ptx, const char *at, const char *reg, char *src,
-                        size_t len)
+/* The value the last instruction before statement `before` that writes
+ * register `reg` (its first operand) gives it: its second operand. NULL
+ * when there is none. */
+static const ptx_operand *defined_from(const ptx_prog *p, int before, const char *reg)
 {
-    size_t rn = strlen(reg);
-    for (const char *p = at; p > ptx; p--) {
-        if (p[-1] != '\n')
-            continue;
-        const char *q = p + strspn(p, " \t");
-        q += strcspn(q, " \t\n");                   /* the opcode */
-        q += strspn(q, " \t");
-        if (strncmp(q, reg, rn) != 0 || q[rn] != ',')
-            continue;
-        q += rn + 1;
-        q += strspn(q, " \t");
-        size_t n = strcspn(q, ";\n");
-        snprintf(src, len, "%.*s", (int)n, q);
-        return 1;
+    for (int i = before - 1; i >= 0; i--) {
+        const ptx_insn *in = &p->stmt[i].insn;
+        if (p->stmt[i].kind == PS_INSN && in->nops >= 2 && in->op[0].kind == PO_REG &&
+            !strcmp(in->op[0].name, reg))
+            return &in->op[1];
     }
-    return 0;
+    return NULL;
 }
 
 /* The text of .global byte array `name` ("= {110, 62, ...}"), into out. */
-static int global_text(const char *ptx, const char *name, char *out, size_t len)
+static int global_text(const ptx_prog *p, const char *name, char *out, size_t len)
 {
-    char key[80];
-    snprintf(key, sizeof key, " %s[", name);
-    const char *d = strstr(ptx, key);
-    const char *b = d ? strchr(d, '{') : NULL;
-    if (!b || memchr(d, '\n', (size_t)(b - d)))
+    const char *init = NULL;
+    for (int i = 0; i < p->n && !init; i++) {
+        const ptx_stmt *s = &p->stmt[i];
+        if (s->kind != PS_DIRECTIVE || s->dir.kind != PD_VAR || strcmp(s->dir.decl.space, "global"))
+            continue;
+        for (int v = 0; v < s->dir.decl.nvars && !init; v++)
+            if (!strcmp(s->dir.decl.var[v].name, name))
+                init = s->dir.decl.var[v].init;
+    }
+    if (!init || *init != '{')
         return 0;
     size_t n = 0;
-    for (const char *p = b + 1; *p && *p != '}' && n + 1 < len;) {
-        long v = strtol(p, (char **)&p, 10);
+    for (const char *q = init + 1; *q && *q != '}' && n + 1 < len;) {
+        long v = strtol(q, (char **)&q, 10);
         if (v <= 0 || v > 255)
             break;
         out[n++] = v >= 32 && v != 127 ? (char)v : '?';
-        p += strspn(p, ", \t");
+        q += strspn(q, ", \t");
     }
     out[n] = 0;
     return n > 0;
 }
 
-/* Parameter k of the __assertfail call whose block ends at `call`, as the
- * text it points to (k = 0 condition, 1 file), or its number (k = 2 line). */
-static int assert_param(const char *ptx, const char *call, int k, char *out, size_t len)
+/* Parameter k of the __assertfail call at statement `call`, stored in its
+ * call block, as the text it points to (k = 0 condition, 1 file), or its
+ * number (k = 2 line). */
+static int assert_param(const ptx_prog *p, int call, int k, char *out, size_t len)
 {
-    char key[40], reg[80], src[80];
-    snprintf(key, sizeof key, "[param%d+0], ", k);
-    const char *block = call;
-    while (block > ptx && *block != '{')
-        block--;
-    const char *st = strstr(block, key);
-    if (!st || st > call)
+    char param[16];
+    snprintf(param, sizeof param, "param%d", k);
+    int sc = p->stmt[call].scope, block = sc > 0 ? p->scopes[sc].open : 0;
+    const ptx_operand *v = NULL;
+    for (int i = block; i < call && !v; i++) {
+        const ptx_insn *in = &p->stmt[i].insn;
+        if (p->stmt[i].kind == PS_INSN && !strncmp(in->opcode, "st.param", 8) && in->nops == 2 &&
+            in->op[0].kind == PO_ADDR && in->op[0].name && !strcmp(in->op[0].name, param) &&
+            in->op[0].imm == 0)
+            v = &in->op[1];
+    }
+    if (!v)
         return 0;
-    st += strlen(key);
-    snprintf(reg, sizeof reg, "%.*s", (int)strcspn(st, ";\n"), st);
     if (k == 2) {
-        snprintf(out, len, "%s", reg);
-        return reg[0] >= '0' && reg[0] <= '9';
+        snprintf(out, len, "%s", v->text);
+        return v->kind == PO_IMM;
     }
-    for (int hops = 0; hops < 4 && reg[0] == '%'; hops++) {
-        if (!defined_from(ptx, block, reg, src, sizeof src))
-            return 0;
-        snprintf(reg, sizeof reg, "%s", src);
-    }
-    return reg[0] != '%' && global_text(ptx, reg, out, len);
+    for (int hops = 0; hops < 4 && v && v->kind == PO_REG; hops++)
+        v = defined_from(p, block, v->name);
+    return v && v->kind == PO_SYM && global_text(p, v->name, out, len);
+}
+
+/* Is statement i a call of __assertfail? */
+static int assertfail_call(const ptx_prog *p, int i)
+{
+    const ptx_insn *in = &p->stmt[i].insn;
+    if (p->stmt[i].kind != PS_INSN || strncmp(in->opcode, "call", 4))
+        return 0;
+    int k = in->nops && in->op[0].kind == PO_LIST ? 1 : 0;
+    return k < in->nops && in->op[k].name && !strcmp(in->op[k].name, "__assertfail");
 }
 
 int kout_describe_asserts(const char *ptx, char *buf, size_t len)
@@ -248,23 +255,26 @@ int kout_describe_asserts(const char *ptx, char *buf, size_t len)
     int sites = 0;
     size_t at = 0;
     buf[0] = 0;
-    for (const char *p = ptx; p && (p = strstr(p, "__assertfail,")) != NULL; p++) {
+    ptx_prog *p = ptx ? ptx_read(ptx) : NULL;
+    for (int i = 0; p && i < p->n; i++) {
         char cond[200], file[200], line[16];
-        /* Each site is looked up backwards: a few are described, the rest
-         * only counted, so a file of a thousand asserts costs no time. */
+        if (!assertfail_call(p, i))
+            continue;
+        /* A few sites are described, the rest only counted. */
         if (sites >= 8) {
             sites++;
             continue;
         }
-        if (!assert_param(ptx, p, 0, cond, sizeof cond) ||
-            !assert_param(ptx, p, 1, file, sizeof file) ||
-            !assert_param(ptx, p, 2, line, sizeof line))
+        if (!assert_param(p, i, 0, cond, sizeof cond) ||
+            !assert_param(p, i, 1, file, sizeof file) ||
+            !assert_param(p, i, 2, line, sizeof line))
             continue;
         if (at < len)
             at += (size_t)snprintf(buf + at, len - at, "%sassert(%s) at %s:%s",
                                    sites ? "; " : "", cond, file, line);
         sites++;
     }
+    ptx_free(p);
     return sites;
 }
 

@@ -15,6 +15,7 @@
 #include "fileio.h"
 #include "knobs.h"
 #include "reference.h"
+#include "ptx.h"
 
 int reference_is_compiled(const grade_opts *o)
 {
@@ -82,9 +83,10 @@ char *reference_read_ptx(const exercise *ex, const grade_opts *o, char *knobs, s
     }
     header_field(ptx, "knobs", knobs, klen);
     header_field(ptx, "kernel", kernel, kernlen);
-    char entry[300];
-    snprintf(entry, sizeof entry, ".entry %s(", kernel);
-    if (!kernel[0] || !knobs[0] || !strstr(ptx, entry)) {
+    ptx_prog *p = kernel[0] && knobs[0] ? ptx_read(ptx) : NULL;
+    int has = p && ptx_find_entry(p, kernel) >= 0;
+    ptx_free(p);
+    if (!has) {
         snprintf(err, elen, "%s is damaged: its header or its entry point '%s' is missing",
                  path, kernel);
         free(ptx);

@@ -4,16 +4,19 @@
  *
  * Invariants:
  *   - A statement ends at ';' (wherever it stands outside a string or a
- *     comment), at a scope brace, or after a label's ':';
- *     never at a line's end, so an inline-assembly string of several
- *     instructions on one line ("mbarrier.expect_tx...; cp.async.bulk...;")
- *     gives one statement each. Exceptions, as ptxas reads them: .version,
- *     .target, .address_size, .file, .loc and the byte lists of a .section
- *     end at their line's end; an .entry/.func header ends at its body's
- *     '{' (or at ';' for a prototype).
+ *     comment), at a scope brace, or after a label's ':'; never at a
+ *     line's end, so an inline-assembly string of several instructions on
+ *     one line ("mbarrier.expect_tx...; cp.async.bulk...;") gives one
+ *     statement each. Exceptions, as ptxas reads them: .version, .target,
+ *     .address_size, .file, .loc and the byte lists of a .section end at
+ *     their line's end, and so does stray text that cannot begin a
+ *     statement (a string, a number, a ':'); an .entry/.func header ends
+ *     at its body's '{' (or at ';' for a prototype).
  *   - Comments ("//" to the line's end, "/" "*" to "*" "/") are skipped
  *     everywhere except inside a string ("..."), and a ';' or brace inside a
- *     string or a comment ends nothing.
+ *     string or a comment ends nothing. A string ends at its line's end
+ *     (PTX's strings do not span lines), and so does a statement holding
+ *     a string left open there: nothing after it hides in it.
  *   - A '{' where a statement begins opens a scope, '}' there closes it;
  *     each is a statement of its own (PS_OPEN, PS_CLOSE). Inside a
  *     statement, braces are a vector operand or an initializer. Every
@@ -34,7 +37,8 @@
  * Error rule (ptx/): a call returns a value or NULL; ptx_read returns NULL
  * only when memory runs out. Nothing here prints or exits.
  *
- * Includes: nothing of the grader (the lowest layer above the contract). */
+ * Includes: nothing of the grader. It sits above core/ and below rules/:
+ * every layer from rules/ up may include it. */
 #ifndef GRADER_PTX_H
 #define GRADER_PTX_H
 
@@ -142,9 +146,10 @@ typedef struct ptx_decl {
 
 typedef struct ptx_dir {
     enum ptx_dir_kind kind;
-    const char *name;           /* ".reg", ".entry", ".loc", ".pragma", ... */
-    const char *args;           /* the rest of the statement's text, trimmed */
-    /* PD_VERSION: major.minor; PD_TARGET/PD_FILE/PD_OTHER: args as above */
+    const char *name;           /* its first word: ".reg", ".loc", ".pragma", ".visible"
+                                   (of ".visible .entry k(...)": kind says PD_ENTRY) */
+    const char *args;           /* the rest of the statement's text, trimmed: "8.8" of
+                                   .version, "sm_90" of .target, ... */
     int loc_file, loc_line, loc_col;    /* PD_LOC; PD_FILE: loc_file */
     const char *path;           /* PD_FILE: the file's name, unquoted */
     ptx_decl decl;              /* PD_VAR */
@@ -164,7 +169,8 @@ typedef struct ptx_stmt {
                                    one and is itself in the outer; PS_CLOSE is in the inner */
     int func;                   /* the PS_DIRECTIVE statement (.entry/.func) whose body
                                    holds it, -1 outside any */
-    const char *text;           /* its text without comments, trimmed, without ';' */
+    const char *text;           /* its text without comments, trimmed, without ';';
+                                   a line's end inside it is a blank */
     int semi;                   /* it ended with ';' */
     ptx_insn insn;              /* PS_INSN */
     ptx_dir dir;                /* PS_DIRECTIVE */
@@ -225,6 +231,11 @@ const ptx_decl *ptx_find_reg(const ptx_prog *p, int at, const char *reg,
 /* The statement index of the label `name` visible from statement `at` (the
  * innermost scope outwards, within the function); -1 when none. */
 int ptx_find_label(const ptx_prog *p, int at, const char *name);
+
+/* The .entry statement of kernel `name`: its header, not a prototype
+ * (.extern, or ended by ';'); -1 when the program has none. A comment, a
+ * string or a call that only names it does not count. */
+int ptx_find_entry(const ptx_prog *p, const char *name);
 
 /* ---- writing back --------------------------------------------------------- */
 

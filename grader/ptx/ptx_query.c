@@ -104,6 +104,17 @@ int ptx_find_label(const ptx_prog *p, int at, const char *name)
     return -1;
 }
 
+int ptx_find_entry(const ptx_prog *p, const char *name)
+{
+    for (int i = 0; name && i < p->n; i++) {
+        const ptx_stmt *s = &p->stmt[i];
+        if (s->kind == PS_DIRECTIVE && s->dir.kind == PD_ENTRY && !s->semi &&
+            !s->dir.is_extern && !strcmp(s->dir.func, name))
+            return i;
+    }
+    return -1;
+}
+
 int ptx_stmt_text(const ptx_stmt *s, char *out, size_t len)
 {
     if (s->kind == PS_LABEL)

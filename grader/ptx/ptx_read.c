@@ -19,6 +19,7 @@ typedef struct reader {
     char *cur;                  /* the statement being read, comments left out */
     size_t len, ccap;
     int cur_line, depth;
+    int broken;                 /* the statement holds a string its line cut */
     int failed;
 } reader;
 
@@ -118,6 +119,7 @@ static void finish(reader *r, int semi)
     int line = r->cur_line;
     r->len = 0;
     r->depth = 0;
+    r->broken = 0;
     if (!t)
         return;
     char *text = arena_strndup(r->a, t, n);
@@ -172,6 +174,11 @@ static int line_statement(reader *r)
         return 0;
     if (in_section(r) && *t == '.')
         return 1;
+    /* Stray text (a string, a number, a ':' where a statement begins) is
+     * no PTX statement: it ends at its line, and hides nothing after it. */
+    if (!(*t == '.' || *t == '@' || *t == '_' || *t == '$' || *t == '%' ||
+          isalpha((unsigned char)*t)))
+        return 1;
     for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
         size_t k = strlen(words[i]);
         if (n >= k && !strncmp(t, words[i], k) && (n == k || isspace((unsigned char)t[k])))
@@ -222,6 +229,8 @@ static size_t copy_string(reader *r, const char *t, size_t i, int line)
     }
     if (t[i] == '"')
         add_char(r, t[i++], line);
+    else
+        r->broken = 1;  /* a string cut by its line's end: the statement ends there */
     return i;
 }
 
@@ -237,14 +246,20 @@ static size_t step(reader *r, const char *t, size_t i, int *line)
         return i;
     }
     if (c == '/' && t[i + 1] == '*') {
+        int lines = 0;
         for (i += 2; t[i] && !(t[i] == '*' && t[i + 1] == '/'); i++)
-            *line += t[i] == '\n';
-        if (r->len)
+            lines += t[i] == '\n';
+        *line += lines;
+        /* A comment over lines ends a line directive as its first line's
+         * end would. */
+        if (lines && line_statement(r))
+            finish(r, 0);
+        else if (r->len)
             add_char(r, ' ', *line);
         return t[i] ? i + 2 : i;
     }
     if (c == '\n') {
-        if (line_statement(r))
+        if (r->broken || line_statement(r))
             finish(r, 0);
         else if (r->len)
             add_char(r, ' ', *line);

@@ -102,16 +102,23 @@ int split_address(const char *a, char *reg, char *rest)
     return 1;
 }
 
-int reg_decl_of(const ptx_stmt *s, char *type, char *prefix, int *count)
+int reg_names(const ptx_stmt *s)
 {
-    if (s->kind != PS_DIRECTIVE || s->dir.kind != PD_VAR || strcmp(s->dir.decl.space, "reg") ||
-        !s->dir.decl.type || s->dir.decl.nvars != 1 || s->dir.decl.var[0].count < 0 ||
-        s->dir.decl.var[0].name[0] != '%' || strlen(s->dir.decl.type) >= 16 ||
-        strlen(s->dir.decl.var[0].name) >= KO_REG_LEN)
+    return s->kind == PS_DIRECTIVE && s->dir.kind == PD_VAR && !strcmp(s->dir.decl.space, "reg")
+               ? s->dir.decl.nvars : 0;
+}
+
+int reg_decl_of(const ptx_stmt *s, int v, char *type, char *prefix, int *count)
+{
+    if (v < 0 || v >= reg_names(s))
+        return 0;
+    const ptx_var *var = &s->dir.decl.var[v];
+    if (!s->dir.decl.type || var->count < 0 || var->name[0] != '%' ||
+        strlen(s->dir.decl.type) >= 16 || strlen(var->name) >= KO_REG_LEN)
         return 0;
     strcpy(type, s->dir.decl.type);
-    strcpy(prefix, s->dir.decl.var[0].name);
-    *count = s->dir.decl.var[0].count;
+    strcpy(prefix, var->name);
+    *count = var->count;
     return 1;
 }
 

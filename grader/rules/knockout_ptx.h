@@ -52,9 +52,12 @@ int operand_regs(const char *o, char regs[4][KO_REG_LEN]);
 /* "[%rd5+8]" -> reg "%rd5", rest "+8". 0 when the address is no register. */
 int split_address(const char *a, char *reg, char *rest);
 
-/* A ".reg .f32 %f<111>;" statement -> type "f32", prefix "%f", count 111.
- * 0 when the statement is no such declaration (one name with a count). */
-int reg_decl_of(const ptx_stmt *s, char *type, char *prefix, int *count);
+/* How many names a .reg statement declares (".reg .b32 %r<5>, %q<3>;": 2);
+ * 0 for any other statement. */
+int reg_names(const ptx_stmt *s);
+/* Name v of a .reg statement, when it is a range: ".reg .f32 %f<111>;" ->
+ * type "f32", prefix "%f", count 111. 0 when it is no range ("%a", "p"). */
+int reg_decl_of(const ptx_stmt *s, int v, char *type, char *prefix, int *count);
 /* A load from device memory ("ld.global...", "ld.volatile.global...",
  * "ld.relaxed.gpu.global..."), a store to shared memory ("st.shared...",
  * "st.volatile.shared..."). */

@@ -109,10 +109,11 @@ void staged_collect(const ptx_prog *p, staged *s)
     if (!code)
         child_fail(OUT_INTERNAL, NULL, "The grader ran out of memory while following the values the kernel stores to shared memory (%d PTX statements).", n);
     for (int i = 0; i < n; i++) {
-        if (reg_decl_of(&p->stmt[i], type, prefix, &count) && s->nprefix < MAX_PREFIX) {
-            strcpy(s->type[s->nprefix], type);
-            strcpy(s->prefix[s->nprefix++], prefix);
-        }
+        for (int v = 0; v < reg_names(&p->stmt[i]); v++)
+            if (reg_decl_of(&p->stmt[i], v, type, prefix, &count) && s->nprefix < MAX_PREFIX) {
+                strcpy(s->type[s->nprefix], type);
+                strcpy(s->prefix[s->nprefix++], prefix);
+            }
         if (p->stmt[i].kind == PS_INSN)
             insn_from(&p->stmt[i].insn, &code[m++]);
     }
@@ -198,9 +199,10 @@ static void twin_declarations(sbuf *b, const ptx_stmt *st)
 {
     char type[16], prefix[KO_REG_LEN];
     int count;
-    if (reg_decl_of(st, type, prefix, &count) && strcmp(type, "pred"))
-        sb_add(b, "\t.reg .%s %%kot%s<%d>;\n\t.reg .%s %%kos%s<%d>;\n", type, prefix + 1,
-               count, type, prefix + 1, count);
+    for (int v = 0; v < reg_names(st); v++)
+        if (reg_decl_of(st, v, type, prefix, &count) && strcmp(type, "pred"))
+            sb_add(b, "\t.reg .%s %%kot%s<%d>;\n\t.reg .%s %%kos%s<%d>;\n", type,
+                   prefix + 1, count, type, prefix + 1, count);
 }
 
 int staged_follow(sbuf *b, const ptx_stmt *st, const insn *in, const staged *s,

@@ -1,209 +1,82 @@
-/* ptx_rules.c: device-global variables and declared sizes, read from PTX.
+/* ptx_rules.c: device-global variables and declared sizes, read from the
+ * PTX reader's statements (ptx.h).
  *
- * The PTX is read as text after blanking comments (string-aware, so a
- * comment opener inside an inline-assembly string hides nothing). A
- * declaration is found by its state-space keyword standing alone: ".global"
- * in a declaration follows whitespace or a brace, while in an instruction it
- * is glued to the opcode (ld.global, cvta.to.global). Inline assembly may
- * declare a variable inside a function; that is found the same way. */
+ * Every statement counts: several on one line, those in braced blocks
+ * (inline assembly may declare a variable inside a function), and never a
+ * comment or a string. A declaration is a .global/.shared/.const directive
+ * of its own, not the state space glued to an opcode (ld.global,
+ * cvta.to.global) nor a parameter's .ptr .global attribute. A name is used
+ * where an operand names it (a symbol, an address's base, a token of an
+ * operand the reader keeps as text) or where a directive's text does (an
+ * initializer's generic(x)). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ptx_rules.h"
+#include "ptx.h"
 
 static int ident_char(int ch)
 {
     return isalnum(ch) || ch == '_' || ch == '$';
 }
 
-/* A copy of `ptx` with comments and the insides of strings replaced by
- * spaces (newlines kept), so offsets are the same in both and a name inside a
- * .file directive's path is not taken for a use of a variable. */
-static char *blank_comments(const char *ptx)
-{
-    size_t n = strlen(ptx);
-    char *t = malloc(n + 1);
-    if (!t)
-        return NULL;
-    memcpy(t, ptx, n + 1);
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '"') {
-            for (i++; i < n && t[i] != '"' && t[i] != '\n'; i++) {
-                if (t[i] == '\\' && i + 1 < n && t[i + 1] != '\n')
-                    t[i++] = ' ';
-                t[i] = ' ';
-            }
-        } else if (t[i] == '/' && t[i + 1] == '/') {
-            for (; i < n && t[i] != '\n'; i++)
-                t[i] = ' ';
-        } else if (t[i] == '/' && t[i + 1] == '*') {
-            size_t j = i;
-            for (; j < n && !(t[j] == '*' && t[j + 1] == '/'); j++)
-                if (t[j] != '\n')
-                    t[j] = ' ';
-            if (j < n)
-                t[j] = t[j + 1] = ' ';
-            i = j + 1;
-        }
-    }
-    return t;
-}
+/* Each name token of `t` (strings skipped): a letter, '_', '$' or '%'
+ * first, not right after a name character, '.' or '%'. fn gets its start
+ * and length; it returns nonzero to stop, and that value is returned. */
+typedef int (*token_fn)(void *ctx, const char *s, size_t n);
 
-static int is_boundary(int ch)
+static int each_token(const char *t, token_fn fn, void *ctx)
 {
-    return ch == ';' || ch == '{' || ch == '}';
-}
-
-static size_t statement_start(const char *t, size_t at)
-{
-    while (at > 0 && !is_boundary(t[at - 1]))
-        at--;
-    return at;
-}
-
-static const char *skip_space(const char *p)
-{
-    while (*p && isspace((unsigned char)*p))
-        p++;
-    return p;
-}
-
-/* A directive that ends at its line, without ';': ".loc 1 5 3" (-lineinfo)
- * and ".file 1 "name"" stand before many instructions. */
-static int line_directive(const char *p)
-{
-    return (!strncmp(p, ".loc", 4) || !strncmp(p, ".file", 5)) &&
-           isspace((unsigned char)p[p[2] == 'o' ? 4 : 5]);
-}
-
-/* The instruction of the statement that starts at `p`: after labels
- * ("name:"), a guard predicate ("@%p1", "@!%p1") and line directives. */
-static const char *opcode_of(const char *p)
-{
-    for (;;) {
-        p = skip_space(p);
-        if (line_directive(p)) {
-            while (*p && *p != '\n')
-                p++;
+    for (const char *p = t; *p; p++) {
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                return 0;
             continue;
         }
-        const char *q = p;
-        if (*q == '@') {
-            for (q++; *q && !isspace((unsigned char)*q); q++)
-                ;
-            p = q;
+        if (!(ident_char((unsigned char)*p) || *p == '%') || isdigit((unsigned char)*p) ||
+            (p > t && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')))
             continue;
-        }
-        while (ident_char((unsigned char)*q) || *q == '%')
-            q++;
-        if (q > p && *skip_space(q) == ':') {
-            p = skip_space(q) + 1;
-            continue;
-        }
-        return p;
-    }
-}
-
-static long type_bytes(const char *tok, size_t n)
-{
-    static const struct { const char *name; long bytes; } types[] = {
-        {".b8", 1}, {".u8", 1}, {".s8", 1}, {".pred", 1},
-        {".b16", 2}, {".u16", 2}, {".s16", 2}, {".f16", 2}, {".bf16", 2},
-        {".b32", 4}, {".u32", 4}, {".s32", 4}, {".f32", 4}, {".f16x2", 4}, {".bf16x2", 4},
-        {".b64", 8}, {".u64", 8}, {".s64", 8}, {".f64", 8}, {".b128", 16},
-        {".texref", 8}, {".samplerref", 8}, {".surfref", 8},
-    };
-    for (size_t k = 0; k < sizeof types / sizeof *types; k++)
-        if (strlen(types[k].name) == n && !strncmp(tok, types[k].name, n))
-            return types[k].bytes;
-    return 0;
-}
-
-typedef struct decl {
-    size_t name_at, name_len;
-    long bytes;             /* -1: unsized (extern __shared__) */
-} decl;
-
-typedef void (*decl_fn)(void *ctx, const char *t, const decl *d);
-
-/* The names one declaration introduces, from just after its state space. */
-static void parse_decl(const char *t, const char *p, decl_fn fn, void *ctx)
-{
-    long elem = 0, vec = 1;
-    for (;;) {
-        p = skip_space(p);
-        if (*p != '.')
-            break;
         const char *q = p + 1;
         while (ident_char((unsigned char)*q))
             q++;
-        size_t n = (size_t)(q - p);
-        if (n == 6 && !strncmp(p, ".align", 6)) {
-            q = skip_space(q);
-            while (isdigit((unsigned char)*q))
-                q++;
-        } else if (n == 10 && !strncmp(p, ".attribute", 10)) {
-            q = skip_space(q);
-            if (*q == '(')
-                while (*q && *q != ')' && !is_boundary(*q))
-                    q++;
-            if (*q == ')')
-                q++;
-        } else if (n >= 3 && p[1] == 'v' && isdigit((unsigned char)p[2])) {
-            vec = atol(p + 2);
-        } else if (type_bytes(p, n)) {
-            elem = type_bytes(p, n);
-        }
-        p = q;
+        int r = fn(ctx, p, (size_t)(q - p));
+        if (r)
+            return r;
+        p = q - 1;
     }
-    for (;;) {
-        if (!(ident_char((unsigned char)*p) || *p == '%') || isdigit((unsigned char)*p))
-            return;
-        decl d = {.name_at = (size_t)(p - t)};
-        while (ident_char((unsigned char)*p) || *p == '%')
-            p++;
-        d.name_len = (size_t)(p - t) - d.name_at;
-        d.bytes = elem * vec;
-        for (p = skip_space(p); *p == '['; p = skip_space(p)) {
-            p = skip_space(p + 1);
-            if (*p == ']')
-                d.bytes = -1;
-            else if (d.bytes >= 0)
-                d.bytes *= atol(p);
-            while (*p && *p != ']' && !is_boundary(*p))
-                p++;
-            if (*p == ']')
-                p++;
-        }
-        fn(ctx, t, &d);
-        if (*p == '=') {
-            /* Skip the initializer, braces and all, to the next name or the end. */
-            int depth = 0;
-            for (p++; *p && (depth > 0 || (*p != ',' && *p != ';')); p++)
-                depth += *p == '{' ? 1 : *p == '}' ? -1 : 0;
-        }
-        if (*p != ',')
-            return;
-        p = skip_space(p + 1);
-    }
+    return 0;
 }
 
-/* Every declaration in state space `space` (".global", ".shared", ".const"). */
-static void walk_decls(const char *t, const char *space, decl_fn fn, void *ctx)
+/* ---- declared sizes --------------------------------------------------- */
+
+static int is_decl(const ptx_stmt *s, const char *space)
 {
-    size_t sl = strlen(space);
-    for (const char *p = t; (p = strstr(p, space)) != NULL; p += sl) {
-        if ((p > t && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')) ||
-            ident_char((unsigned char)p[sl]))
-            continue;   /* part of an instruction or another word */
-        const char *b = p;
-        while (b > t && isspace((unsigned char)b[-1]))
-            b--;
-        if (b - t >= 4 && !strncmp(b - 4, ".ptr", 4))
-            continue;   /* a kernel parameter's attribute: .param .u64 .ptr .global p */
-        parse_decl(t, p + sl, fn, ctx);
+    return s->kind == PS_DIRECTIVE && s->dir.kind == PD_VAR && s->dir.decl.space &&
+           !strcmp(s->dir.decl.space, space);
+}
+
+/* A name a declaration may introduce: a letter, '_', '$' or '%' first. */
+static int valid_name(const char *n)
+{
+    return n[0] && (isalpha((unsigned char)n[0]) || n[0] == '_' || n[0] == '$' || n[0] == '%');
+}
+
+void ptx_declared_bytes(const char *ptx, long *shared, long *constant)
+{
+    *shared = *constant = 0;
+    ptx_prog *p = ptx ? ptx_read(ptx) : NULL;
+    for (int i = 0; p && i < p->n; i++) {
+        const ptx_stmt *s = &p->stmt[i];
+        long *sum = is_decl(s, "shared") ? shared : is_decl(s, "const") ? constant : NULL;
+        for (int v = 0; sum && v < s->dir.decl.nvars; v++)
+            if (s->dir.decl.var[v].bytes > 0 && valid_name(s->dir.decl.var[v].name))
+                *sum += (long)s->dir.decl.var[v].bytes;
     }
+    ptx_free(p);
 }
 
 void ptx_readable_name(const char *sym, size_t n, char *out, size_t len, char *local_in,
@@ -250,41 +123,47 @@ void ptx_readable_name(const char *sym, size_t n, char *out, size_t len, char *l
     }
 }
 
+/* ---- the uses of a name ------------------------------------------------ */
+
 /* The declared .global names, sorted, so each name in the PTX is looked up
  * once: the check stays linear in the PTX's size however many variables a
  * hostile file declares. */
-typedef struct name_ref {
-    const char *s;
-    size_t n, at;           /* length; offset of its declaration */
-} name_ref;
-
 typedef struct names {
-    name_ref *v;
-    size_t n, cap;
-    int failed;             /* out of memory: refuse rather than pass */
+    const char **v;
+    size_t n;
 } names;
 
-static void add_name(void *ctx, const char *t, const decl *d)
+static int cmp_str(const void *a, const void *b)
 {
-    names *ns = ctx;
-    if (ns->n == ns->cap) {
-        size_t cap = ns->cap ? 2 * ns->cap : 64;
-        name_ref *v = realloc(ns->v, cap * sizeof *v);
-        if (!v) {
-            ns->failed = 1;
-            return;
-        }
-        ns->v = v;
-        ns->cap = cap;
-    }
-    ns->v[ns->n++] = (name_ref){.s = t + d->name_at, .n = d->name_len, .at = d->name_at};
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int cmp_name(const void *a, const void *b)
+static int collect_globals(const ptx_prog *p, names *ns)
 {
-    const name_ref *x = a, *y = b;
-    int c = memcmp(x->s, y->s, x->n < y->n ? x->n : y->n);
-    return c ? c : (x->n > y->n) - (x->n < y->n);
+    size_t cap = 0;
+    for (int i = 0; i < p->n; i++)
+        cap += is_decl(&p->stmt[i], "global") ? (size_t)p->stmt[i].dir.decl.nvars : 0;
+    ns->n = 0;
+    ns->v = malloc((cap ? cap : 1) * sizeof *ns->v);
+    if (!ns->v)
+        return -1;
+    for (int i = 0; i < p->n; i++)
+        for (int v = 0; is_decl(&p->stmt[i], "global") && v < p->stmt[i].dir.decl.nvars; v++)
+            if (valid_name(p->stmt[i].dir.decl.var[v].name))
+                ns->v[ns->n++] = p->stmt[i].dir.decl.var[v].name;
+    qsort(ns->v, ns->n, sizeof *ns->v, cmp_str);
+    return 0;
+}
+
+static const char *declared(const names *ns, const char *s, size_t n)
+{
+    char key[256];
+    if (!ns->n || n >= sizeof key)
+        return NULL;
+    memcpy(key, s, n);
+    key[n] = 0;
+    const char *k = key, *const *hit = bsearch(&k, ns->v, ns->n, sizeof *ns->v, cmp_str);
+    return hit ? *hit : NULL;
 }
 
 typedef struct found {
@@ -293,64 +172,37 @@ typedef struct found {
     int through;            /* 1: the use is of a register holding its address */
 } found;
 
-static void set_found(found *f, const char *name, size_t n, const char *op)
+static void set_found(found *f, const char *name, const char *op, int through)
 {
-    snprintf(f->name, sizeof f->name, "%.*s", (int)n, name);
-    size_t k = 0;
-    while (k + 1 < sizeof f->opcode && op[k] && !isspace((unsigned char)op[k]) &&
-           !is_boundary(op[k]))
-        k++;
-    snprintf(f->opcode, sizeof f->opcode, "%.*s", (int)k, op);
+    snprintf(f->name, sizeof f->name, "%s", name);
+    snprintf(f->opcode, sizeof f->opcode, "%.*s", (int)strcspn(op, " \t"), op);
+    f->through = through;
 }
 
 /* Registers that hold the address of a .global variable, each with the
- * variable it came from. A kernel that keeps more of them than this is
- * refused rather than followed. */
+ * variable it came from and the statement where it was first copied. A
+ * kernel that keeps more of them than this is refused rather than
+ * followed. */
 #define MAX_ADDRESS_REGS 1024
 typedef struct reg_ref {
-    name_ref reg, origin;
+    const char *reg, *origin;
+    int at;
 } reg_ref;
 typedef struct regset {
     reg_ref v[MAX_ADDRESS_REGS];
     size_t n;
 } regset;
 
-/* 1 when `reg` is in the set, or was added now (from `origin`); 0 when full. */
-static int regset_add(regset *rs, const char *s, size_t n, name_ref origin)
+/* 1 when `reg` is in the set, or was added now; 0 when full. */
+static int regset_add(regset *rs, const char *reg, const char *origin, int at)
 {
     for (size_t k = 0; k < rs->n; k++)
-        if (rs->v[k].reg.n == n && !memcmp(rs->v[k].reg.s, s, n))
+        if (!strcmp(rs->v[k].reg, reg))
             return 1;
     if (rs->n == MAX_ADDRESS_REGS)
         return 0;
-    rs->v[rs->n++] = (reg_ref){.reg = {.s = s, .n = n}, .origin = origin};
+    rs->v[rs->n++] = (reg_ref){.reg = reg, .origin = origin, .at = at};
     return 1;
-}
-
-/* The first operand of the instruction `op` when it is a plain register
- * (the destination of mov, cvta, add...): its start, and its length in *n. */
-static const char *dest_register(const char *op, size_t *n)
-{
-    const char *p = op;
-    while (*p && !isspace((unsigned char)*p) && !is_boundary(*p))
-        p++;
-    p = skip_space(p);
-    if (*p != '%')
-        return NULL;
-    const char *q = p + 1;
-    while (ident_char((unsigned char)*q))
-        q++;
-    *n = (size_t)(q - p);
-    return *skip_space(q) == ',' ? p : NULL;
-}
-
-/* Is offset `at` inside [ ] of the statement that starts at `s`? */
-static int in_brackets(const char *t, size_t s, size_t at)
-{
-    int depth = 0;
-    for (size_t i = s; i < at; i++)
-        depth += t[i] == '[' ? 1 : t[i] == ']' ? -1 : 0;
-    return depth > 0;
 }
 
 static int starts(const char *op, const char *word)
@@ -358,230 +210,315 @@ static int starts(const char *op, const char *word)
     return !strncmp(op, word, strlen(word));
 }
 
-/* vprintf and __assertfail only read the strings they get. Trusted when the
- * PTX does not define them itself: no "name (params) {" anywhere (a file
- * that brings its own vprintf is not trusted). */
-static int trusted_callee(const char *t, const char *name)
+/* The destination register of an instruction (its first operand, a plain
+ * register, with more operands after it); NULL when it has none. */
+static const char *dest_register(const ptx_insn *in)
 {
-    size_t n = strlen(name);
-    for (const char *p = t; (p = strstr(p, name)) != NULL; p += n) {
-        if ((p > t && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')) ||
-            ident_char((unsigned char)p[n]))
-            continue;
-        const char *q = skip_space(p + n);
-        if (*q == '(') {
-            while (*q && *q != ')' && !is_boundary(*q))
-                q++;
-            q = skip_space(*q == ')' ? q + 1 : q);
-        }
-        if (*q == '{')
-            return 0;
-    }
-    return 1;
+    return in->nops >= 2 && in->op[0].kind == PO_REG && !in->op[0].neg ? in->op[0].name : NULL;
 }
+
+/* One place a name stands: statement, operand (-1: a directive's text),
+ * inside an address's brackets or not. */
+typedef struct use {
+    int at, operand, inside;
+} use;
+
+typedef int (*use_fn)(void *ctx, const char *s, size_t n, const use *u);
+
+typedef struct token_walk {
+    use_fn fn;
+    void *ctx;
+    use u;
+} token_walk;
+
+static int token_use(void *ctx, const char *s, size_t n)
+{
+    token_walk *w = ctx;
+    return w->fn(w->ctx, s, n, &w->u);
+}
+
+/* Every name an operand holds, through vectors, lists and addresses. */
+static int operand_names(const ptx_operand *o, use u, use_fn fn, void *ctx)
+{
+    int r = 0;
+    if ((o->kind == PO_SYM || o->kind == PO_LABEL || o->kind == PO_REG) && o->name)
+        r = fn(ctx, o->name, strlen(o->name), &u);
+    else if (o->kind == PO_ADDR && o->name)
+        r = fn(ctx, o->name, strlen(o->name), &(use){u.at, u.operand, 1});
+    else if (o->kind == PO_OTHER) {
+        token_walk w = {.fn = fn, .ctx = ctx, .u = u};
+        w.u.inside = u.inside || o->text[0] == '[';
+        r = each_token(o->text, token_use, &w);
+    }
+    if (o->kind == PO_ADDR)
+        u.inside = 1;
+    for (int k = 0; !r && k < o->nelem; k++)
+        r = operand_names(&o->elem[k], u, fn, ctx);
+    return r;
+}
+
+/* Every name statement i holds: an instruction's operands, a directive's
+ * text (a .global's initializer; a declaration's own names, the .reg
+ * declarations, .loc, .file and function headers name nothing). */
+static int statement_names(const ptx_prog *p, int i, use_fn fn, void *ctx)
+{
+    const ptx_stmt *s = &p->stmt[i];
+    if (s->kind == PS_INSN) {
+        for (int k = 0; k < s->insn.nops; k++) {
+            int r = operand_names(&s->insn.op[k], (use){i, k, 0}, fn, ctx);
+            if (r)
+                return r;
+        }
+        return 0;
+    }
+    if (s->kind != PS_DIRECTIVE)
+        return 0;
+    token_walk w = {.fn = fn, .ctx = ctx, .u = {i, -1, 0}};
+    switch (s->dir.kind) {
+    case PD_VAR:
+        if (!strcmp(s->dir.decl.space, "reg"))
+            return 0;
+        for (int v = 0; v < s->dir.decl.nvars; v++) {
+            int r = s->dir.decl.var[v].init ? each_token(s->dir.decl.var[v].init, token_use, &w)
+                                            : 0;
+            if (r)
+                return r;
+        }
+        return 0;
+    case PD_OTHER:
+        return each_token(s->text, token_use, &w);
+    default:
+        return 0;
+    }
+}
+
+/* The opcode (or a directive's first word) of statement i, for messages. */
+static const char *what_uses(const ptx_prog *p, int i)
+{
+    const ptx_stmt *s = &p->stmt[i];
+    return s->kind == PS_INSN ? s->insn.opcode : s->text;
+}
+
+/* ---- vprintf and __assertfail ------------------------------------------ */
 
 typedef struct callees {
-    int known, vprintf, assertfail;   /* trusted_callee, worked out once */
+    int vprintf, assertfail;    /* 1: not defined in the file, so trusted */
 } callees;
 
-/* The callee of "call[.uni] [(retval),] name, (...)", or 0 when not one of
- * the two trusted ones. */
-static int trusted_call(const char *t, const char *op, callees *cs)
+/* vprintf and __assertfail only read the strings they get. Trusted when the
+ * PTX does not define them itself (a file that brings its own vprintf is
+ * not trusted). */
+static callees trusted_callees(const ptx_prog *p)
 {
-    if (!cs->known) {
-        cs->vprintf = trusted_callee(t, "vprintf");
-        cs->assertfail = trusted_callee(t, "__assertfail");
-        cs->known = 1;
+    callees cs = {1, 1};
+    for (int i = 0; i < p->n; i++) {
+        const ptx_dir *d = &p->stmt[i].dir;
+        if (p->stmt[i].kind != PS_DIRECTIVE || (d->kind != PD_FUNC && d->kind != PD_ENTRY) ||
+            !d->has_body)
+            continue;
+        cs.vprintf &= strcmp(d->func, "vprintf") != 0;
+        cs.assertfail &= strcmp(d->func, "__assertfail") != 0;
     }
-    const char *p = op;
-    while (*p && !isspace((unsigned char)*p))
-        p++;
-    p = skip_space(p);
-    if (*p == '(') {
-        while (*p && *p != ')' && !is_boundary(*p))
-            p++;
-        p = skip_space(*p == ')' ? p + 1 : p);
-        if (*p != ',')
-            return 0;
-        p = skip_space(p + 1);
-    }
-    const char *q = p;
-    while (ident_char((unsigned char)*q))
-        q++;
-    size_t n = (size_t)(q - p);
-    return (n == 7 && !strncmp(p, "vprintf", 7) && cs->vprintf) ||
-           (n == 12 && !strncmp(p, "__assertfail", 12) && cs->assertfail);
+    return cs;
 }
 
-/* Is the statement at `s` (an st.param) inside NVRTC's call sequence for
- * vprintf or __assertfail: a block of its own that holds only parameter
- * declarations, stores into them, the one call, and loads of its return
- * value? Then the value stored reaches only that function. */
-static int in_trusted_call_block(const char *t, size_t s, callees *cs)
+/* Is instruction `in` "call[.uni] [(retval),] name, (...)" of a trusted
+ * function? */
+static int trusted_call(const ptx_insn *in, const callees *cs)
 {
-    size_t open = s, close;
-    int depth = 0;
-    while (open > 0) {
-        char ch = t[--open];
-        if (ch == '}')
-            depth++;
-        else if (ch == '{' && depth-- == 0)
-            break;
-    }
-    if (t[open] != '{')
+    int k = in->nops && in->op[0].kind == PO_LIST ? 1 : 0;
+    if (k >= in->nops || (in->op[k].kind != PO_SYM && in->op[k].kind != PO_LABEL))
         return 0;
-    for (close = open + 1; t[close] && t[close] != '}'; close++)
-        if (t[close] == '{')
-            return 0;
-    if (t[close] != '}')
+    return (!strcmp(in->op[k].name, "vprintf") && cs->vprintf) ||
+           (!strcmp(in->op[k].name, "__assertfail") && cs->assertfail);
+}
+
+/* Is scope `sc` NVRTC's call sequence for vprintf or __assertfail: a
+ * closed block of its own, no block inside it, holding only parameter
+ * declarations, stores into them, the one call, and loads of its return
+ * value? Then a value stored there reaches only that function. */
+static int trusted_call_block(const ptx_prog *p, int sc, const callees *cs)
+{
+    if (sc <= 0 || p->scopes[sc].close < 0)
         return 0;
     int calls = 0;
-    for (size_t i = open + 1; i < close;) {
-        const char *op = opcode_of(t + i);
-        size_t end = i;
-        while (end < close && t[end] != ';')
-            end++;
-        if ((size_t)(op - t) < end) {
-            if (starts(op, "call")) {
-                if (!trusted_call(t, op, cs))
-                    return 0;
-                calls++;
-            } else if (starts(op, "ld.param")) {
-                const char *b = memchr(op, '[', end - (size_t)(op - t));
-                if (!b || strncmp(skip_space(b + 1), "retval", 6) != 0)
-                    return 0;   /* reading a parameter back would launder the address */
-            } else if (!starts(op, ".reg") && !starts(op, ".param") && !starts(op, "st.param")) {
-                return 0;
-            }
+    for (int i = p->scopes[sc].open + 1; i < p->scopes[sc].close; i++) {
+        const ptx_stmt *s = &p->stmt[i];
+        if (s->kind == PS_OPEN)
+            return 0;
+        if (s->kind == PS_LABEL)
+            continue;
+        if (s->kind == PS_DIRECTIVE) {
+            if (s->dir.kind == PD_LOC || s->dir.kind == PD_FILE ||
+                (s->dir.kind == PD_VAR && (!strcmp(s->dir.decl.space, "reg") ||
+                                           !strcmp(s->dir.decl.space, "param"))))
+                continue;
+            return 0;
         }
-        i = end + 1;
+        const ptx_insn *in = &s->insn;
+        if (starts(in->opcode, "call")) {
+            if (!trusted_call(in, cs))
+                return 0;
+            calls++;
+        } else if (starts(in->opcode, "ld.param")) {
+            /* Reading a parameter back would launder the address. */
+            if (in->nops < 2 || in->op[1].kind != PO_ADDR || !in->op[1].name ||
+                strncmp(in->op[1].name, "retval", 6))
+                return 0;
+        } else if (!starts(in->opcode, "st.param")) {
+            return 0;
+        }
     }
     return calls == 1;
 }
 
+/* ---- following the registers that hold an address --------------------- */
+
+/* The top-level block (a function's body) that holds statement i; 0
+ * outside every one. */
+static int body_of(const ptx_prog *p, int i)
+{
+    int sc = p->stmt[i].scope;
+    while (sc > 0 && p->scopes[sc].parent > 0)
+        sc = p->scopes[sc].parent;
+    return sc;
+}
+
+/* Every register name the statements use, sorted by name then place, so
+ * each address register's uses are looked up, not searched for. */
+typedef struct reg_use {
+    const char *name;
+    size_t len;
+    use u;
+} reg_use;
+
+typedef struct reg_uses {
+    reg_use *v;
+    size_t n, cap;
+    int failed;
+} reg_uses;
+
+static int add_reg_use(void *ctx, const char *s, size_t n, const use *u)
+{
+    reg_uses *ru = ctx;
+    if (*s != '%' && !(u->operand >= 0))
+        return 0;
+    if (ru->n == ru->cap) {
+        size_t cap = ru->cap ? 2 * ru->cap : 256;
+        reg_use *v = realloc(ru->v, cap * sizeof *v);
+        if (!v) {
+            ru->failed = 1;
+            return 1;
+        }
+        ru->v = v;
+        ru->cap = cap;
+    }
+    ru->v[ru->n++] = (reg_use){.name = s, .len = n, .u = *u};
+    return 0;
+}
+
+static int cmp_reg_use(const void *a, const void *b)
+{
+    const reg_use *x = a, *y = b;
+    int c = memcmp(x->name, y->name, x->len < y->len ? x->len : y->len);
+    if (c || x->len != y->len)
+        return c ? c : (x->len > y->len) - (x->len < y->len);
+    return (x->u.at > y->u.at) - (x->u.at < y->u.at);
+}
+
 /* What one use of an address register does: 0 harmless (a load through
  * it, a copy into another register that is then followed, an argument of
- * vprintf or __assertfail), -1 anything else. */
-static int judge_use(const char *t, size_t at, const reg_ref *r, regset *rs, callees *cs)
+ * vprintf or __assertfail, its own declaration), -1 anything else. */
+static int judge_use(const ptx_prog *p, const reg_use *ru, const reg_ref *r, regset *rs,
+                     const callees *cs)
 {
-    size_t s = statement_start(t, at);
-    const char *op = opcode_of(t + s);
-    size_t dn;
-    const char *dest = dest_register(op, &dn);
-    if (dest == t + at)
+    const ptx_stmt *s = &p->stmt[ru->u.at];
+    if (s->kind != PS_INSN)
+        return -1;      /* a directive that names it: nothing reads it back */
+    const ptx_insn *in = &s->insn;
+    const char *dest = dest_register(in);
+    if (dest && ru->u.operand == 0 && !ru->u.inside)
         return 0;       /* the register is written here, not used */
-    int inside = in_brackets(t, s, at);
+    const char *op = in->opcode;
     if (starts(op, "ld.") || starts(op, "ldu.") || starts(op, "prefetch"))
-        return inside ? 0 : -1;
-    if (starts(op, ".reg"))
-        return 0;
-    if (!inside && dest && (starts(op, "mov.") || starts(op, "cvta.") || starts(op, "add.") ||
-                            starts(op, "sub.")))
-        return regset_add(rs, dest, dn, r->origin) ? 0 : -1;
-    if (!inside && starts(op, "st.param") && in_trusted_call_block(t, s, cs))
+        return ru->u.inside ? 0 : -1;
+    if (!ru->u.inside && dest &&
+        (starts(op, "mov.") || starts(op, "cvta.") || starts(op, "add.") || starts(op, "sub.")))
+        return regset_add(rs, dest, r->origin, ru->u.at) ? 0 : -1;
+    if (!ru->u.inside && starts(op, "st.param") && trusted_call_block(p, s->scope, cs))
         return 0;
     return -1;
 }
 
-/* Registers are named per function: the top-level blocks (function
- * bodies) of the PTX, in order, so a register's uses are looked for only in
- * the body where it holds the address. */
-typedef struct bodies {
-    size_t *open, *close, n;
-} bodies;
-
-static int find_bodies(const char *t, bodies *b)
+/* Follow each address register to its uses within its function's body,
+ * and the registers it is copied into to theirs; 1 (and `f`) when one of
+ * them lets the address reach anything but a load or a trusted call. */
+static int address_escapes(const ptx_prog *p, regset *rs, found *f)
 {
-    size_t cap = 0;
-    int depth = 0;
-    b->n = 0;
-    b->open = b->close = NULL;
-    for (size_t i = 0; t[i]; i++) {
-        if (t[i] == '{' && depth++ == 0) {
-            if (b->n == cap) {
-                cap = cap ? 2 * cap : 16;
-                size_t *o = realloc(b->open, cap * sizeof *o), *c;
-                if (o)
-                    b->open = o;
-                c = o ? realloc(b->close, cap * sizeof *c) : NULL;
-                if (!c)
-                    return -1;
-                b->close = c;
-            }
-            b->open[b->n] = i;
-            b->close[b->n++] = (size_t)-1;
-        } else if (t[i] == '}' && depth > 0 && --depth == 0) {
-            b->close[b->n - 1] = i;
-        }
+    if (!rs->n)
+        return 0;
+    reg_uses ru = {0};
+    for (int i = 0; i < p->n && !ru.failed; i++)
+        statement_names(p, i, add_reg_use, &ru);
+    if (ru.failed) {
+        free(ru.v);
+        set_found(f, "?", "(out of memory)", 1);
+        return 1;
     }
-    return 0;
-}
-
-/* Which body offset `at` lies in; -1 outside every one. */
-static long body_of(const bodies *b, size_t at)
-{
-    size_t lo = 0, hi = b->n;
-    while (lo < hi) {
-        size_t mid = (lo + hi) / 2;
-        if (b->open[mid] <= at)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo > 0 && at < b->close[lo - 1] ? (long)lo - 1 : -1;
-}
-
-/* Every register token in `t`, sorted by name, so each address register's
- * uses are looked up, not searched for. */
-static int collect_registers(const char *t, names *regs)
-{
-    for (const char *p = t; (p = strchr(p, '%')) != NULL;) {
-        const char *q = p + 1;
-        while (ident_char((unsigned char)*q))
-            q++;
-        if (q > p + 1 && !(p > t && ident_char((unsigned char)p[-1]))) {
-            decl d = {.name_at = (size_t)(p - t), .name_len = (size_t)(q - p)};
-            add_name(regs, t, &d);
-        }
-        p = q;
-    }
-    if (regs->failed)
-        return -1;
-    qsort(regs->v, regs->n, sizeof *regs->v, cmp_name);
-    return 0;
-}
-
-/* Follow each address register to its uses, and the registers it is copied
- * into to theirs; 1 (and `f`) when one of them lets the address reach
- * anything but a load or a trusted call. */
-static int address_escapes(const char *t, regset *rs, found *f)
-{
-    names regs = {0};
-    callees cs = {0};
-    bodies fb = {0};
-    int bad = rs->n && (collect_registers(t, &regs) != 0 || find_bodies(t, &fb) != 0);
-    if (bad)
-        set_found(f, "?", 1, "(out of memory)");
+    qsort(ru.v, ru.n, sizeof *ru.v, cmp_reg_use);
+    callees cs = trusted_callees(p);
+    int bad = 0;
     for (size_t k = 0; !bad && k < rs->n; k++) {
         reg_ref r = rs->v[k];
-        name_ref key = r.reg;
-        name_ref *hit = bsearch(&key, regs.v, regs.n, sizeof *regs.v, cmp_name);
-        if (!hit)
-            continue;
-        while (hit > regs.v && !cmp_name(hit - 1, &key))
-            hit--;
-        for (; hit < regs.v + regs.n && !cmp_name(hit, &key) && !bad; hit++)
-            if (body_of(&fb, (size_t)(r.reg.s - t)) == body_of(&fb, hit->at) && judge_use(t, hit->at, &r, rs, &cs) != 0) {
-                set_found(f, r.origin.s, r.origin.n,
-                          opcode_of(t + statement_start(t, hit->at)));
-                f->through = 1;
+        reg_use key = {.name = r.reg, .len = strlen(r.reg), .u = {.at = -1}};
+        size_t lo = 0, hi = ru.n;
+        while (lo < hi) {     /* the first use of the name */
+            size_t mid = (lo + hi) / 2;
+            if (cmp_reg_use(&ru.v[mid], &key) < 0)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        for (size_t j = lo; !bad && j < ru.n && ru.v[j].len == key.len &&
+                            !memcmp(ru.v[j].name, key.name, key.len); j++)
+            if (body_of(p, ru.v[j].u.at) == body_of(p, r.at) &&
+                judge_use(p, &ru.v[j], &r, rs, &cs) != 0) {
+                set_found(f, r.origin, what_uses(p, ru.v[j].u.at), 1);
                 bad = 1;
             }
     }
-    free(regs.v);
-    free(fb.open);
-    free(fb.close);
+    free(ru.v);
     return bad;
+}
+
+/* ---- the uses of each declared name ------------------------------------ */
+
+typedef struct by_name {
+    const ptx_prog *p;
+    const names *ns;
+    regset *rs;
+    found *f;
+} by_name;
+
+/* One use of a name: a load, or a copy of its address into a register
+ * (followed later), is fine; anything else is a write, or may be. */
+static int judge_name(void *ctx, const char *s, size_t n, const use *u)
+{
+    by_name *b = ctx;
+    const char *g = declared(b->ns, s, n);
+    if (!g)
+        return 0;
+    const ptx_stmt *st = &b->p->stmt[u->at];
+    if (st->kind == PS_INSN) {
+        const char *op = st->insn.opcode, *dest = dest_register(&st->insn);
+        if (starts(op, "ld.") || starts(op, "ldu."))
+            return 0;
+        if (dest && u->operand >= 1 && !u->inside && (starts(op, "mov.") || starts(op, "cvta.")) &&
+            regset_add(b->rs, dest, g, u->at))
+            return 0;
+    }
+    set_found(b->f, g, what_uses(b->p, u->at), 0);
+    return 1;
 }
 
 /* The first use of a declared .global name that is not a load; 1 if any.
@@ -589,39 +526,15 @@ static int address_escapes(const char *t, regset *rs, found *f)
  * itself: what the kernel does with that register is (address_escapes).
  * That is how NVRTC passes printf's format and assert's condition to
  * vprintf and __assertfail, which only read them. */
-static int first_writable(const char *t, names *ns, found *f)
+static int first_writable(const ptx_prog *p, const names *ns, found *f)
 {
     static regset rs;
     rs.n = 0;
-    qsort(ns->v, ns->n, sizeof *ns->v, cmp_name);
-    for (const char *p = t; *p; p++) {
-        if (!(ident_char((unsigned char)*p) || *p == '%') || isdigit((unsigned char)*p) ||
-            (p > t && (ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')))
-            continue;
-        const char *q = p + 1;
-        while (ident_char((unsigned char)*q))
-            q++;
-        name_ref key = {.s = p, .n = (size_t)(q - p)};
-        const name_ref *d = ns->n ? bsearch(&key, ns->v, ns->n, sizeof *ns->v, cmp_name) : NULL;
-        size_t at = (size_t)(p - t);
-        if (d && at != d->at) {
-            const char *op = opcode_of(t + statement_start(t, at));
-            size_t dn;
-            const char *dest = dest_register(op, &dn);
-            int copied = dest && dest < p && (starts(op, "mov.") || starts(op, "cvta.")) &&
-                         !in_brackets(t, statement_start(t, at), at);
-            if (copied && regset_add(&rs, dest, dn, *d)) {
-                p = q - 1;
-                continue;
-            }
-            if (strncmp(op, "ld.", 3) != 0 && strncmp(op, "ldu.", 4) != 0) {
-                set_found(f, d->s, d->n, op);
-                return 1;
-            }
-        }
-        p = q - 1;
-    }
-    return address_escapes(t, &rs, f);
+    by_name b = {.p = p, .ns = ns, .rs = &rs, .f = f};
+    for (int i = 0; ns->n && i < p->n; i++)
+        if (statement_names(p, i, judge_name, &b))
+            return 1;
+    return address_escapes(p, &rs, f);
 }
 
 /* How the kernel reaches a writable __device__ variable, from the
@@ -672,13 +585,22 @@ static int say_writable(const found *g, char *msg, size_t len)
     return -1;
 }
 
-/* Is `word` used as a name anywhere in `t`? */
-static int has_name(const char *t, const char *word)
+/* Does a name token equal to `word` stand anywhere in the statements? */
+typedef struct word_hunt {
+    const char *word;
+} word_hunt;
+
+static int is_word(void *ctx, const char *s, size_t n)
 {
-    size_t n = strlen(word);
-    for (const char *p = t; (p = strstr(p, word)) != NULL; p += n)
-        if ((p == t || !(ident_char((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == '%')) &&
-            !ident_char((unsigned char)p[n]))
+    const char *w = ((word_hunt *)ctx)->word;
+    return strlen(w) == n && !strncmp(s, w, n);
+}
+
+static int has_name(const ptx_prog *p, const char *word)
+{
+    word_hunt h = {.word = word};
+    for (int i = 0; i < p->n; i++)
+        if (p->stmt[i].kind != PS_LABEL && each_token(p->stmt[i].text, is_word, &h))
             return 1;
     return 0;
 }
@@ -689,21 +611,19 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
         msg[0] = 0;
     if (!ptx)
         return 0;
-    char *t = blank_comments(ptx);
-    if (!t) {
+    ptx_prog *p = ptx_read(ptx);
+    names ns = {0};
+    if (!p || collect_globals(p, &ns) != 0) {
+        ptx_free(p);
         snprintf(msg, len, "could not check the PTX for __device__ variables (out of memory)");
         return -1;
     }
-    names ns = {0};
     found g = {0};
-    walk_decls(t, ".global", add_name, &ns);
-    int writable = ns.failed || first_writable(t, &ns, &g);
-    if (ns.failed)
-        snprintf(g.name, sizeof g.name, "?");
+    int writable = first_writable(p, &ns, &g);
     free(ns.v);
     /* The device heap is device memory that outlives a launch too. */
-    int heap = has_name(t, "malloc") || has_name(t, "__nv_aligned_device_malloc");
-    free(t);
+    int heap = has_name(p, "malloc") || has_name(p, "__nv_aligned_device_malloc");
+    ptx_free(p);
     if (!writable && heap) {
         snprintf(msg, len, "allocates device memory with malloc or new: the device heap "
                  "outlives a launch, and so does what a block left in it, so a kernel could "
@@ -716,29 +636,4 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
     if (!writable)
         return 0;
     return say_writable(&g, msg, len);
-}
-
-typedef struct sum {
-    long bytes;
-} sum;
-
-static void add_bytes(void *ctx, const char *t, const decl *d)
-{
-    (void)t;
-    if (d->bytes > 0)
-        ((sum *)ctx)->bytes += d->bytes;
-}
-
-void ptx_declared_bytes(const char *ptx, long *shared, long *constant)
-{
-    *shared = *constant = 0;
-    char *t = ptx ? blank_comments(ptx) : NULL;
-    if (!t)
-        return;
-    sum s = {0}, c = {0};
-    walk_decls(t, ".shared", add_bytes, &s);
-    walk_decls(t, ".const", add_bytes, &c);
-    free(t);
-    *shared = s.bytes;
-    *constant = c.bytes;
 }

@@ -46,9 +46,11 @@ static const exercise rolling_async = {
     .bar_share = 0.6,
     .bar_floor = 1.5,
     .checks = {
+        /* "cp.async" in an instruction's opcode: cp.async.ca/.cg and the bulk
+         * copies alike, and KNOCK_ASYNC redirects both (issue 25). */
         PTX_HAS("cp.async", KNOCK_ASYNC,
             "The refills must be asynchronous copies (__pipeline_memcpy_async, cp.async in "
-            "PTX). An ordinary load followed by a store to shared memory makes the thread wait "
+            "PTX; lesson 12's bulk copy, cp.async.bulk, counts too). An ordinary load followed by a store to shared memory makes the thread wait "
             "for the data in the same iteration; an asynchronous copy goes from device memory "
             "into shared memory without a register, so nothing waits for it until "
             "__pipeline_wait_prior() asks."),

@@ -177,6 +177,20 @@ START_TEST(compile_wrong_kernel_name)
 }
 END_TEST
 
+/* A comment naming the kernel is no kernel: the entry point is read from
+ * the PTX's statements (ptx.h), and this file has no fx_scale. */
+START_TEST(compile_kernel_named_only_in_a_comment)
+{
+    exercise ex = fixture_ex("fx_scale", 0);
+    compiled c;
+    compile_file(FIXTURES "named_in_asm.cu", &ex, ex.kernel, NULL, 90, &c);
+    ck_assert_int_eq(c.ok, 0);
+    ck_assert_int_eq(c.missing, 1);
+    ck_assert_ptr_nonnull(strstr(c.error, "fx_scale"));
+    compiled_free(&c);
+}
+END_TEST
+
 START_TEST(compile_mangled_kernel_name)
 {
     exercise ex = fixture_ex("fx_scale", 0);
@@ -408,6 +422,7 @@ Suite *compile_suite(void)
     tcase_add_test(tc, compile_wrong_kernel_name);
     tcase_add_test(tc, compile_mangled_kernel_name);
     tcase_add_test(tc, compile_missing_file);
+    tcase_add_test(tc, compile_kernel_named_only_in_a_comment);
     tcase_add_test(tc, compile_local_array);
     tcase_add_test(tc, compile_static_shared);
     tcase_add_test(tc, compile_for_turing);

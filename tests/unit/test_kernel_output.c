@@ -559,18 +559,19 @@ START_TEST(the_bytes_of_a_string)
                 "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
                 "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n");
     ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 0);
-    /* The array's values on another line than its name: not its text. */
+    /* The array's values on another line than its name: still its text (the
+     * PTX reader reads the declaration, not its line). */
     strcpy(ptx, ".global .align 1 .b8 $s[2] =\n{65, 0};\n\tmov.u64 \t%rd1, $s;\n"
                 "{\n\tst.param.b64 \t[param0+0], %rd1;\n\tst.param.b64 \t[param1+0], %rd1;\n"
                 "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n");
-    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 0);
+    ck_assert_int_eq(kout_describe_asserts(ptx, buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:3");
 }
 END_TEST
 
 /* A site at its edges: line 0 (a #line 0, or __assertfail called by hand),
  * a line operand cut to 15 characters, a string whose first value is no
- * byte, register names (inline assembly names its own) that fit the 79
- * characters followed or not. */
+ * byte, long register names (inline assembly names its own). */
 static int one_site(const char *defs, const char *reg0, const char *line, char *buf,
                     size_t len)
 {
@@ -592,9 +593,13 @@ START_TEST(the_edges_of_a_site)
     /* A hexadecimal literal is a number too (hand-written PTX). */
     ck_assert_int_eq(one_site(mov, "%rd1", "0x2A", buf, sizeof buf), 1);
     ck_assert_str_eq(buf, "assert(A) at A:0x2A");
-    /* Everything up to the ';' is the line's text, cut to 15 characters. */
+    /* The operand up to the ';', blanks trimmed, is the line's text, cut
+     * to 15 characters; a line that is no number is no site. */
     ck_assert_int_eq(one_site(mov, "%rd1", "12                    ", buf, sizeof buf), 1);
-    ck_assert_str_eq(buf, "assert(A) at A:12             ");
+    ck_assert_str_eq(buf, "assert(A) at A:12");
+    ck_assert_int_eq(one_site(mov, "%rd1", "123456789012345678", buf, sizeof buf), 1);
+    ck_assert_str_eq(buf, "assert(A) at A:123456789012345");
+    ck_assert_int_eq(one_site(mov, "%rd1", "%r9", buf, sizeof buf), 0);
     /* A first value that is no byte: no string, not described. */
     snprintf(defs, sizeof defs, ".global .align 1 .b8 $t[2] = {256, 65};\n"
              "\tmov.u64 \t%%rd2, $t;\n%s", mov);
@@ -612,22 +617,22 @@ START_TEST(the_edges_of_a_site)
     snprintf(mem + sizeof other, sizeof mem - sizeof other,
              "\tst.param.b64 \t[param0+0], $s;\n\tst.param.b64 \t[param1+0], $s;\n"
              "\tst.param.b32 \t[param2+0], 3;\n\tcall.uni \n\t__assertfail, \n"
-             ".global .align 1 .b8 $s[2] = {65, 0};\n");
+             "\t(param0, param1, param2);\n.global .align 1 .b8 $s[2] = {65, 0};\n");
     const char *alone = mem + sizeof other;
     ck_assert(strchr(alone, '{') > strstr(alone, "__assertfail"));
     ck_assert_int_eq(kout_describe_asserts(alone, buf, sizeof buf), 1);
     ck_assert_str_eq(buf, "assert(A) at A:3");
-    /* Register names of 79 characters are followed, as the parameter's
-     * operand and as a move's source; one of 80 is cut and found nowhere. */
+    /* Register names of any length are followed, as the parameter's
+     * operand and as a move's source (the reader keeps names whole). */
     for (int n = 78; n <= 80; n++) {
         memset(name, 'r', sizeof name);
         name[0] = '%';
         name[n] = 0;
         snprintf(defs, sizeof defs, "\tmov.u64 \t%s, $s;\n%s", name, mov);
-        ck_assert_int_eq(one_site(defs, name, "3", buf, sizeof buf), n < 80);
+        ck_assert_int_eq(one_site(defs, name, "3", buf, sizeof buf), 1);
         snprintf(defs, sizeof defs, "\tmov.u64 \t%s, $s;\n\tmov.u64 \t%%rd2, %s;\n%s", name,
                  name, mov);
-        ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), n < 80);
+        ck_assert_int_eq(one_site(defs, "%rd2", "3", buf, sizeof buf), 1);
     }
 }
 END_TEST

@@ -151,8 +151,9 @@ START_TEST(data_through_the_mechanism)
                "come through its asynchronous copies (cp.async): fed other inputs only that way, "
                "the kernel returned their results on 899 of 1000 outputs");
     ck_assert_str_eq(r.failed_check, "teach");
-    /* Nothing in the PTX that the rewrite can redirect. */
-    grade_with(&ex, ENTRY "\t// cp.async\n\tret;\n}\n", carries_all, &r);
+    /* Nothing in the PTX that the rewrite can redirect: a cp.async that
+     * copies nothing (a comment naming one fails the text check first). */
+    grade_with(&ex, ENTRY "\tcp.async.commit_group;\n\tret;\n}\n", carries_all, &r);
     check_says(&r, OUT_MECHANISM, CS_FAILS, "the PTX has 'cp.async', but no instruction in "
                "its PTX moves data from device memory through its asynchronous copies "
                "(cp.async)");

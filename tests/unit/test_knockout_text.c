@@ -528,12 +528,12 @@ START_TEST(strings_grow_geometrically)
 }
 END_TEST
 
-/* reg_decl_of on the one statement of `text`. */
+/* reg_decl_of on the first name of the one statement of `text`. */
 static int reg_decl(const char *text, char *type, char *prefix, int *count)
 {
     ptx_prog *p = ptx_read(text);
     ck_assert_ptr_nonnull(p);
-    int r = p->n == 1 && reg_decl_of(&p->stmt[0], type, prefix, count);
+    int r = p->n == 1 && reg_decl_of(&p->stmt[0], 0, type, prefix, count);
     ptx_free(p);
     return r;
 }
@@ -588,6 +588,15 @@ START_TEST(operands_read)
     ck_assert_int_eq(reg_decl(".reg .b32 r<3>;", type, prefix, &count), 0);
     ck_assert_int_eq(reg_decl(".reg .b32 %r;", type, prefix, &count), 0);
     ck_assert_int_eq(reg_decl(".param .b32 %r<3>;", type, prefix, &count), 0);
+    /* Every name of a declaration of several. */
+    ptx_prog *p = ptx_read(".reg .b32 %a, %q<7>;");
+    ck_assert_int_eq(reg_names(&p->stmt[0]), 2);
+    ck_assert_int_eq(reg_decl_of(&p->stmt[0], 0, type, prefix, &count), 0);
+    ck_assert_int_eq(reg_decl_of(&p->stmt[0], 1, type, prefix, &count), 1);
+    ck_assert_str_eq(prefix, "%q");
+    ck_assert_int_eq(count, 7);
+    ck_assert_int_eq(reg_decl_of(&p->stmt[0], 2, type, prefix, &count), 0);
+    ptx_free(p);
 }
 END_TEST
 

@@ -419,6 +419,27 @@ START_TEST(many_blocks_read_in_linear_time)
 }
 END_TEST
 
+START_TEST(entries_found)
+{
+    ptx_prog *p = ptx_read("// .entry k(\n.extern .entry k(.param .u64 a);\n"
+                           ".visible .entry kk(\n)\n{\n\tret;\n}\n"
+                           ".visible .entry k(\n\t.param .u64 a\n)\n{\n\tret;\n}\n");
+    ck_assert_ptr_nonnull(p);
+    int at = ptx_find_entry(p, "k");
+    ck_assert_int_ge(at, 0);
+    ck_assert_int_eq(p->stmt[at].dir.nparams, 1);
+    ck_assert_int_eq(p->stmt[at + 1].kind, PS_OPEN);
+    ck_assert_int_ge(ptx_find_entry(p, "kk"), 0);
+    ck_assert_int_eq(ptx_find_entry(p, "kkk"), -1);
+    ck_assert_int_eq(ptx_find_entry(p, NULL), -1);
+    ptx_free(p);
+    /* Named only in a comment or a prototype: none. */
+    p = ptx_read("// .entry k(\n.extern .entry k(.param .u64 a);\n");
+    ck_assert_int_eq(ptx_find_entry(p, "k"), -1);
+    ptx_free(p);
+}
+END_TEST
+
 START_TEST(nothing_refused)
 {
     static const char *const odd[] = {"", "{", "}}}", "@", ";;;", "\"unterminated", "/* open",
@@ -447,6 +468,7 @@ Suite *ptx_reader_suite(void)
     tcase_add_test(tc, functions_and_line_directives);
     tcase_add_test(tc, written_back);
     tcase_add_test(tc, many_blocks_read_in_linear_time);
+    tcase_add_test(tc, entries_found);
     tcase_add_test(tc, nothing_refused);
     suite_add_tcase(s, tc);
     return s;

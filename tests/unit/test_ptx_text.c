@@ -257,7 +257,8 @@ START_TEST(uses_by_name)
             "\tst.global.u32 [_x], %r1;\n\tst.global.u32 [%x], %r1;\n"
             "\tst.global.u32 [a.x], %r1;\n\tst.global.u32 [x$], %r1;\n"
             "\t// st.global.u32 [x], %r1;\n\t.pragma \"st.global.u32 [x]\";\n}\n");
-    refused("a use at the start of the text", "x;\n.global .u32 x;\n", "'x'", NULL);
+    refused("a use at the start of the text", "st.global.u32 [x], %r1;\n.global .u32 x;\n",
+            "'x'", NULL);
     refused("a name with digits", ".global .u32 x9;\n\tst.global.u32 [x9], %r1;\n", "'x9'", NULL);
     allowed("a name that starts with a digit is none", ".global .u32 9x;\n\tst.u32 [9x], %r1;\n");
     /* PTX's constant expressions hold '*' and '/', which open nothing. */
@@ -350,6 +351,25 @@ START_TEST(uses_through_registers)
             "\tmov.u64 %rd1, x;\n\tmov.u64 [%rd2], %rd1;\n}\n", "(mov.u64 in the PTX)", NULL);
     allowed("a register declaration", ".global .u32 x;\n.entry k() {\n"
             "\t{ .reg .b64 %a; mov.u64 %a, x; ld.u32 %r1, [%a]; }\n}\n");
+    /* Inline assembly's forms, read as statements: a register named
+     * without '%' in a braced block of its own, guarded stores, two
+     * instructions on one line. */
+    allowed("a load through a block's own register", ".global .u32 x;\n.entry k() {\n"
+            "\t{ .reg .b64 a; .reg .pred p; mov.u64 a, x; setp.ne.b32 p, %r1, 0; "
+            "@p ld.u32 %r2, [a]; }\n}\n");
+    refused("a guarded store through a block's own register", ".global .u32 x;\n.entry k() {\n"
+            "\t{ .reg .b64 a; .reg .pred p; mov.u64 a, x; setp.ne.b32 p, %r1, 0; "
+            "@!p st.u32 [a], %r1; }\n}\n", "takes its address and writes through it (st.u32",
+            NULL);
+    /* An address the reader keeps as text ([name+register]) is still read
+     * for the names in it. */
+    allowed("a load at a register offset", ".global .u32 x;\n.entry k() {\n"
+            "\tld.global.u32 %r1, [x+%r2];\n}\n");
+    refused("a store at a register offset", ".global .u32 x;\n.entry k() {\n"
+            "\tst.global.u32 [x+%r2], %r1;\n}\n", "writes it (st.global.u32", NULL);
+    refused("a store second on its line", ".global .u32 x;\n.entry k() {\n"
+            "\tld.global.u32 %r1, [x]; st.global.u32 [x+4], %r1;\n}\n",
+            "writes it (st.global.u32", NULL);
     /* Registers are names: %rd1 is not %rd10, and a register named in
      * another function is another register. */
     allowed("a longer register", ".global .u32 x;\n.entry k() {\n"
