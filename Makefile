@@ -44,7 +44,7 @@ LDLIBS := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lnvrtc -lcudart_st
 # The grader's layers, one folder each (grader/README.md draws them). Every
 # folder is on the include path, so a file names another's header by its name
 # alone ("compile.h"), wherever the two live.
-GRADER_DIRS := core ptx device compile rules grade report class cli specs
+GRADER_DIRS := core ptx sim device compile rules grade report class cli specs
 GRADER_H := grader/*.h $(foreach d,$(GRADER_DIRS),grader/$(d)/*.h)
 GRADER_SRC := $(filter-out grader/cli/main.c,$(foreach d,$(GRADER_DIRS),$(wildcard grader/$(d)/*.c)))
 GRADER_OBJ := $(patsubst %.c,$(BUILD)/obj/%.o,$(GRADER_SRC))

@@ -29,6 +29,7 @@
 #define MAX_KNOBS 4
 #define MAX_CHECKS 6
 #define MAX_SIZES 6
+#define SIM_DEFAULT_MAX_SIZE ((size_t)1 << 20)
 
 /* Facts about the GPU the grade runs on. On a CPU-only machine (static checks)
  * they describe the calibration GPU, an H100 (cc 9.0, 132 SMs). */
@@ -170,6 +171,10 @@ typedef struct exercise {
     size_t check_sizes[MAX_SIZES]; /* correctness sizes; ends at the first 0 */
     const char *size_means;        /* what a size is, "n, the length of x": the report and
                                       the stub's "Graded sizes" line say it */
+    size_t sim_sizes[MAX_SIZES];   /* correctness sizes on the PTX simulator, where there
+                                      is no GPU (a few seconds on one core); at least one
+                                      ragged and one of many blocks. Empty: the check sizes
+                                      up to SIM_DEFAULT_MAX_SIZE */
     size_t time_size;              /* size for timing: data several times the L2 */
     void (*build)(instance *I, size_t size, const int *knobs, const device_facts *dev);
     double rtol, atol;             /* |got - want| <= atol + rtol * |want| */

@@ -34,6 +34,7 @@ weight() {
     case $1 in
     class/slurm) echo 38 ;;
     unit/fixtures) echo 16 ;;
+    unit/sim_kernels) echo 24 ;;
     class/release) echo 15 ;;
     slides) echo 13 ;;
     layers) echo 20 ;;

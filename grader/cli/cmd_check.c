@@ -12,6 +12,7 @@
 #include <time.h>
 #include "child.h"
 #include "cli.h"
+#include "device_sim.h"
 #include "nogpu.h"
 #include "profile.h"
 #include "progress.h"
@@ -142,6 +143,8 @@ int check_selection(options *o, const exercise **sel, int n)
     static result why;
     if (!o->seed_given)
         o->g.seed = fresh_seed_from("/dev/urandom");
+    /* without a GPU, correctness on the PTX simulator (sim_correctness.h) */
+    o->g.simulator = &device_sim;
     static char *ncu_text[MAX_SELECTED];
     int no_gpu = grade_all(o, sel, n, g, &why, ncu_text);
     int color = want_color(stdout);

@@ -125,6 +125,9 @@ typedef struct result {
     char gpu[128];
     int cc;
     int no_gpu;             /* 1: checked without a GPU (nogpu.c): nothing was run */
+    int simulated;          /* 1: without a GPU, its correctness was judged on the PTX
+                               simulator (sim_correctness.h): correct, or the outcome
+                               says what the run found */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
     ncu_evidence ncu;
 } result;

@@ -41,8 +41,8 @@ static void died(result *r, int status, double timeout_s, int timed_out)
     }
 }
 
-void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
-                    double timeout_s, result *out)
+void run_in_child(void (*body)(void *arg, result *r), void *arg, double timeout_s,
+                  result *out)
 {
     result *r = mmap(NULL, sizeof *r, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                      -1, 0);
@@ -70,7 +70,7 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
         prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (getppid() != parent)
             _exit(1);
-        grade_exercise(ex, knobs, o, r);
+        body(arg, r);
         _exit(0);
     }
     setpgid(pid, pid);
@@ -95,4 +95,23 @@ void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
         died(r, status, timeout_s, timed_out);
     *out = *r;
     munmap(r, sizeof *r);
+}
+
+struct grade_args {
+    const exercise *ex;
+    const int *knobs;
+    const grade_opts *o;
+};
+
+static void grade_body(void *arg, result *r)
+{
+    const struct grade_args *a = arg;
+    grade_exercise(a->ex, a->knobs, a->o, r);
+}
+
+void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
+                    double timeout_s, result *out)
+{
+    struct grade_args a = {.ex = ex, .knobs = knobs, .o = o};
+    run_in_child(grade_body, &a, timeout_s, out);
 }

@@ -17,4 +17,9 @@
 void grade_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
                     double timeout_s, result *r);
 
+/* The same for any grading `body`: it runs in a child with r to report
+ * into, ends through child_fail or by returning; out is filled as above. */
+void run_in_child(void (*body)(void *arg, result *r), void *arg, double timeout_s,
+                  result *out);
+
 #endif

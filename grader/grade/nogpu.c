@@ -9,6 +9,7 @@
 #include "mechanism.h"
 #include "nogpu.h"
 #include "occupancy.h"
+#include "sim_correctness.h"
 #include "static_check.h"
 #include "verdict.h"
 
@@ -113,6 +114,7 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
                              sizeof r->checks[i].what - strlen(r->checks[i].what),
                              " (whether it carries the data needs a GPU: not judged)");
             verdict_say(ex, r);
+            simulate_correctness(ex, knobs, o, &c, r);
         }
     }
     compiled_free(&c);

@@ -22,6 +22,8 @@ typedef struct grade_opts {
     const struct device_ops *device; /* NULL: the GPU, through CUDA (device.h) */
     const ncu_evidence *ncu;     /* what Nsight Compute counted before grading; NULL: not
                                     run (make check NCU=1 runs it) */
+    const struct device_ops *simulator; /* no GPU: run correctness on this device (the PTX
+                                    simulator, sim_correctness.h); NULL: do not */
 } grade_opts;
 
 /* What every command grades with unless told otherwise: the course at ".",

@@ -178,7 +178,8 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
         const result *r = &g[i].r;
         words_json(f, ex, r);
         run_json(f, ex, r);
-        fprintf(f, "\"checked_without_gpu\": %s, \"checks\": ", r->no_gpu ? "true" : "false");
+        fprintf(f, "\"checked_without_gpu\": %s, \"simulated\": %s, \"checks\": ",
+                r->no_gpu ? "true" : "false", r->simulated ? "true" : "false");
         checks_json(f, ex, r);
         fputs(", \"resources\": {\"baseline\": ", f);
         resources_json(f, &r->res[V_BASELINE]);

@@ -35,7 +35,7 @@ cd "$(dirname "$0")/../.."
 
 # Lowest first. specs/ (the lessons and the inst_* calls they build problems
 # with) sits on the contract only; cli/ is the top: the commands.
-LAYERS="grader specs core ptx rules compile device grade report class cli"
+LAYERS="grader specs core ptx sim rules compile device grade report class cli"
 
 mode=${1:-}
 dirs=$(sed -n 's/^GRADER_DIRS := //p' Makefile)

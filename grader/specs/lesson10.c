@@ -57,6 +57,7 @@ static const exercise padded = {
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_padded,
     .ncu_no_bank_conflicts = 1,
@@ -94,6 +95,7 @@ static const exercise index_major = {
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_index_major,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

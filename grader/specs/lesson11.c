@@ -63,6 +63,7 @@ static const exercise l2_prefetch = {
     },
     .check_sizes = PM_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_l2_prefetch,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -130,6 +131,7 @@ static const exercise short_ring = {
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_short_ring,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -28,6 +28,7 @@ static const exercise batched_regs = {
     },
     .check_sizes = PM_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_batched_regs,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

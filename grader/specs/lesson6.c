@@ -15,6 +15,7 @@ static const exercise batched_smem = {
     .knobs = PM_KNOBS_PADDED_BUFFER,
     .check_sizes = PM_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = pm_build_padded_buffer,   /* prefetch_model.h: shared with lesson 8 */
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -42,6 +42,7 @@ static const exercise rolling_direct = {
     },
     .check_sizes = PM_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */
@@ -73,6 +74,7 @@ static const exercise rolling_regs = {
     },
     .check_sizes = PM_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

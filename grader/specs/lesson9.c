@@ -35,6 +35,7 @@ static const exercise rolling_async = {
     },
     .check_sizes = PM_RING_CHECK_SIZES,
     .size_means = "doubles asked for, in whole rounds per block",
+    .sim_sizes = PM_SIM_SIZES,
     .time_size = PM_TIME_SIZE,
     .build = build_rolling_async,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

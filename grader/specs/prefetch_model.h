@@ -143,6 +143,9 @@ static inline void prefetch_model_build(instance *I, size_t size, int blockdimx,
 #define PM_STRESS_SIZE ((size_t)6000000)
 #define PM_STRESS_BLOCKS_PER_SM 4
 #define PM_RING_CHECK_SIZES {1, 2000000, PM_STRESS_SIZE, 0}
+/* On the PTX simulator (no GPU): ragged sizes over the whole grid (one
+ * block per SM and more), a few seconds on one core. */
+#define PM_SIM_SIZES {1, 4099, 2000000, 0}
 
 /* prefetch_model_build, with the stress instance of the asynchronous rings
  * at PM_STRESS_SIZE. */

@@ -75,6 +75,8 @@ Suite *grade_timing_suite(void);
 Suite *reference_parts_suite(void);
 Suite *nogpu_parts_suite(void);
 Suite *ptx_reader_suite(void);
+Suite *sim_suite(void);
+Suite *sim_kernels_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -81,21 +81,28 @@ START_TEST(static_targets_the_oldest_allowed)
 }
 END_TEST
 
-/* No GPU: each exercise checked without one (compiled from its file), the
- * header says why; with --no-gpu nothing is even tried. */
+/* No GPU: each exercise checked without one (compiled from its file) and
+ * run on the PTX simulator, the header says why; with --no-gpu no GPU is
+ * even tried. The untouched stub writes nothing: WRONG, as on a GPU. */
 START_TEST(check_without_a_gpu)
 {
     const exercise *saxpy = lesson_exercises[0][0];
     host_reset();
     host_set_device(NULL, 0);
-    host_check("--seed", "5", "--student-dir", "exercises", NULL);
+    host_check("--seed", "5", "--student-dir", "exercises", "--no-gpu", NULL);
+    ck_assert_int_eq(check_one(saxpy), EXIT_FAILED);
+    HAS(said_out, "WRONG");
+    HAS(said_out, "unwritten (size 1, simulated)");
+    host_reset();
+    host_set_device(NULL, 0);
+    host_check("--seed", "5", "--student-dir", "solutions", NULL);
     ck_assert_int_eq(check_one(saxpy), EXIT_CHECKED);
     STARTS(said_out, "No GPU, so nothing was run or timed.");
     HAS(said_out, "cudaErrorNoDevice");
     HAS(said_out, "CHECKED");
     ck_assert_str_eq(said_err, "grading lesson0/saxpy ...\n\n");
     host_reset();
-    host_check("--seed", "5", "--student-dir", "exercises", "--no-gpu", NULL);
+    host_check("--seed", "5", "--student-dir", "solutions", "--no-gpu", NULL);
     host_count.launches = 0;
     ck_assert_int_eq(check_one(saxpy), EXIT_CHECKED);
     ck_assert_int_eq(host_count.launches, 0);

@@ -80,6 +80,8 @@ static const struct {
     {.name = "reference_parts", .make = reference_parts_suite},
     {.name = "nogpu_parts", .make = nogpu_parts_suite},
     {.name = "ptx_reader", .make = ptx_reader_suite},
+    {.name = "sim", .make = sim_suite},
+    {.name = "sim_kernels", .make = sim_kernels_suite},
     {.name = "progress_hand", .make = progress_hand_suite},
     {.name = "commands_paths", .make = commands_paths_suite},
     {.name = "references_paths", .make = references_paths_suite},

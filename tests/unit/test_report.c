@@ -585,7 +585,7 @@ START_TEST(without_a_gpu)
     ck_assert_int_eq(write_json_report(path, g, 2, "x"), 0);
     s = read_text_file(path, NULL);
     ck_assert_ptr_nonnull(strstr(s, "\"outcome\": \"CHECKED\""));
-    ck_assert_ptr_nonnull(strstr(s, "\"checked_without_gpu\": true, \"checks\": [{\"kind\": "
+    ck_assert_ptr_nonnull(strstr(s, "\"checked_without_gpu\": true, \"simulated\": false, \"checks\": [{\"kind\": "
                                     "\"ptx_has\", \"state\": \"holds\", \"what\": \"the PTX "
                                     "has 'ld.shared'\"}]"));
     ck_assert_ptr_nonnull(strstr(s, "\"checks\": []"));

@@ -1,0 +1,172 @@
+/* device_sim.c: the device interface on the PTX simulator (device_sim.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "calibration.h"
+#include "child_fail.h"
+#include "device_sim.h"
+#include "kernel_output.h"
+#include "sim.h"
+
+static unsigned long long thread_insns;
+static char first_race[400];
+
+const char *device_sim_race(void)
+{
+    return first_race;
+}
+
+unsigned long long device_sim_thread_insns(void)
+{
+    return thread_insns;
+}
+
+static int sim_probe(device_facts *dev, char *why, size_t len)
+{
+    (void)why;
+    (void)len;
+    calibration_device(dev);
+    snprintf(dev->name, sizeof dev->name, "PTX simulator (no GPU)");
+    return 0;
+}
+
+static int sim_load_text(const char *ptx, const char *name, kernel *k, char *log, size_t len)
+{
+    sim_module *m = sim_load(ptx, log, len);
+    if (!m)
+        return OUT_INTERNAL;
+    int i = sim_kernel(m, name);
+    if (i < 0) {
+        snprintf(log, len, "the PTX has no kernel named %s", name);
+        sim_free(m);
+        return OUT_MISSING;
+    }
+    k->lib = m;
+    k->fn = (void *)(intptr_t)(i + 1);
+    return 0;
+}
+
+static int sim_dev_load(const compiled *c, const char *name, kernel *k, char *log, size_t len)
+{
+    return sim_load_text(c->ptx, name, k, log, len);
+}
+
+static int sim_dev_load_ptx(const compiled *c, const char *ptx, int max_regs, const char *name,
+                            kernel *k, char *log, size_t len)
+{
+    (void)c;
+    (void)max_regs;
+    return sim_load_text(ptx, name, k, log, len);
+}
+
+static void sim_unload(kernel *k)
+{
+    sim_free(k->lib);
+    k->lib = k->fn = NULL;
+}
+
+static void sim_limits(const kernel *k, kernel_limits *kl)
+{
+    sim_kernel_facts f;
+    sim_kernel_facts_of(k->lib, (int)(intptr_t)k->fn - 1, &f);
+    *kl = (kernel_limits){.regs = f.regs, .smem_static = f.smem_static,
+                          .local_bytes = f.local_bytes, .max_threads = f.max_threads};
+}
+
+/* The compile's ptxas figures stand: the simulator has no registers to
+ * count. */
+static void sim_resources(const kernel *k, const instance *I, const device_facts *dev,
+                          resources *res)
+{
+    (void)k;
+    (void)I;
+    (void)dev;
+    (void)res;
+}
+
+static double sim_copy_gbps(const device_facts *dev) { (void)dev; return 0; }
+static double sim_latency_ns(const device_facts *dev) { (void)dev; return 0; }
+static void sim_flush_l2(const device_facts *dev) { (void)dev; }
+
+static void *sim_alloc(size_t bytes)
+{
+    void *p = malloc(bytes ? bytes : 1);
+    if (!p || sim_mem_add(p, bytes) != 0)
+        child_fail(OUT_INTERNAL, NULL, "The simulator could not allocate %zu bytes.", bytes);
+    return p;
+}
+
+static void sim_release(void *p)
+{
+    sim_mem_remove(p);
+    free(p);
+}
+
+static void sim_copy(void *dst, const void *src, size_t bytes) { memcpy(dst, src, bytes); }
+static void sim_fill(void *dst, int byte, size_t bytes) { memset(dst, byte, bytes); }
+
+static int sim_constant_slot(const kernel *k, const char *symbol, void **at, size_t *bytes)
+{
+    return sim_symbol(k->lib, symbol, at, bytes);
+}
+
+static launch_result simdev_launch(const kernel *k, const instance *I, void **argp, int timed,
+                                   double timeout_s)
+{
+    (void)timed;
+    sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s};
+    memcpy(L.grid, I->grid, sizeof L.grid);
+    memcpy(L.block, I->block, sizeof L.block);
+    sim_report rep;
+    enum sim_status s = sim_run(k->lib, (int)(intptr_t)k->fn - 1, &L, &rep);
+    fflush(stdout);          /* device printf, before anyone reads the capture */
+    thread_insns += rep.thread_insns;
+    if (rep.race[0] && !first_race[0])
+        snprintf(first_race, sizeof first_race, "%s", rep.race);
+    const char *stage = g_result ? g_result->stage : "running";
+    switch (s) {
+    case SIM_OK:
+        break;
+    case SIM_FAULT:
+        child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU this is an "
+                   "illegal memory access; check the index and the bounds test on that line.",
+                   stage, rep.message);
+    case SIM_TRAP: {
+        char what[400];
+        if (kout_assertion(what, sizeof what))
+            child_fail(OUT_CRASH, NULL, "While %s: %s: %s. On a GPU the launch fails with "
+                       "cudaErrorAssert.", stage, rep.message, what);
+        child_fail(OUT_CRASH, NULL, "While %s: %s. On a GPU the launch fails with "
+                   "cudaErrorAssert (or an illegal instruction for a trap).", stage, rep.message);
+    }
+    case SIM_HANG:
+        child_fail(OUT_HANG, NULL, "While %s: %s.", stage, rep.message);
+    case SIM_UNSUPPORTED:
+        child_fail(OUT_CHECKED, NULL, "Correctness needs a GPU: the simulator stopped at %s.",
+                   rep.message);
+    case SIM_BAD_LAUNCH:
+        return (launch_result){.status = LAUNCH_REFUSED, .error = "simulator: bad launch"};
+    }
+    return (launch_result){.status = LAUNCH_OK};
+}
+
+const device_ops device_sim = {
+    .name = "sim",
+    .probe = sim_probe,
+    .compile = compile_files,
+    .load = sim_dev_load,
+    .load_ptx = sim_dev_load_ptx,
+    .unload = sim_unload,
+    .limits = sim_limits,
+    .resources = sim_resources,
+    .copy_gbps = sim_copy_gbps,
+    .latency_ns = sim_latency_ns,
+    .flush_l2 = sim_flush_l2,
+    .alloc = sim_alloc,
+    .release = sim_release,
+    .upload = sim_copy,
+    .download = sim_copy,
+    .fill = sim_fill,
+    .constant_slot = sim_constant_slot,
+    .launch = simdev_launch,
+};

@@ -1,0 +1,129 @@
+/* sim_correctness.c: the student's kernel on the PTX simulator, where there
+ * is no GPU (sim_correctness.h). */
+#include <stdio.h>
+#include <string.h>
+#include "child.h"
+#include "clock.h"
+#include "device_sim.h"
+#include "kernel_output.h"
+#include "grade_internal.h"
+#include "sim_correctness.h"
+
+struct sim_job {
+    const exercise *ex;
+    const int *knobs;
+    const grade_opts *o;
+    const compiled *c;
+};
+
+/* The sizes to simulate: the spec's, or its check sizes that fit. */
+static int sim_sizes(const exercise *ex, size_t out[MAX_SIZES])
+{
+    int n = 0;
+    for (int s = 0; s < MAX_SIZES && ex->sim_sizes[s]; s++)
+        out[n++] = ex->sim_sizes[s];
+    for (int s = 0; !ex->sim_sizes[0] && s < MAX_SIZES && ex->check_sizes[s]; s++)
+        if (ex->check_sizes[s] <= SIM_DEFAULT_MAX_SIZE)
+            out[n++] = ex->check_sizes[s];
+    return n;
+}
+
+static void simulate(void *arg, result *r)
+{
+    const struct sim_job *j = arg;
+    static grade_ctx g;
+    memset(&g, 0, sizeof g);
+    g.ex = j->ex;
+    g.knobs = j->knobs;
+    g.o = j->o;
+    g.D = j->o->simulator;
+    g.r = r;
+    g_result = r;
+    r->seed = j->o->seed;
+    char why[256];
+    static char log[4096];
+    g.D->probe(&g.dev, why, sizeof why);
+    kout_know_asserts(j->c->ptx);   /* a failed assert's condition, for CRASH */
+    set_stage("loading your kernel into the simulator");
+    int o = g.D->load(j->c, variant_kernel(j->ex, V_STUDENT), &g.k[V_STUDENT], log, sizeof log);
+    if (o)
+        child_fail(OUT_CHECKED, log, "Correctness needs a GPU: the simulator could not read "
+                   "the compiled kernel (%.200s).", log);
+    size_t sizes[MAX_SIZES];
+    int n = sim_sizes(j->ex, sizes);
+    double t_ref = 0, t_sim = 0;   /* the spec's CPU reference (it builds the inputs and
+                                      the expected outputs), the simulated launches */
+    for (int s = 0; s < n; s++) {
+        instance I;
+        dev_set d;
+        char when[64];
+        snprintf(when, sizeof when, "size %zu, simulated", sizes[s]);
+        double t0 = now_s();
+        build_instance(&g, &I, sizes[s], j->o->seed + (unsigned)s);
+        t_ref += now_s() - t0;
+        dev_set_upload(g.D, &d, &I);
+        set_stage("running your kernel at size %zu on the simulator", sizes[s]);
+        t0 = now_s();
+        /* what the kernel prints, from its first launch only, as on a GPU */
+        int first = s == 0 && kout_first_begin() == 0;
+        run_launch(&g, V_STUDENT, &I, &d, 0);
+        if (first)
+            kout_first_end(r, 1);
+        t_sim += now_s() - t0;
+        set_stage("checking your kernel at size %zu", sizes[s]);
+        check_guards(&g, V_STUDENT, &I, &d, when);
+        check_inputs(&g, V_STUDENT, &I, &d, when);
+        char race[600] = "";
+        if (device_sim_race()[0])
+            snprintf(race, sizeof race, " The simulator saw a race: %s.", device_sim_race());
+        check_outputs(&g, V_STUDENT, &I, &d, when, race);
+        if (race[0])
+            child_fail(OUT_WRONG, NULL, "Your kernel has a race (%s): %s. Its results were "
+                       "right here, but on a GPU the copy may land before or after that "
+                       "access, so they depend on timing: right in most launches, wrong in "
+                       "some. Make the thread wait for the copy (the wait that covers its "
+                       "group, or its mbarrier phase) before touching those bytes.", when,
+                       device_sim_race());
+        dev_set_free(g.D, &d);
+        instance_free(&I);
+    }
+    r->correct = 1;
+    r->outcome = OUT_PASS;   /* ran to the end: every size correct */
+    double insns = (double)device_sim_thread_insns();
+    snprintf(r->message, sizeof r->message, "%d sizes, %.3g thread-instructions in %.2f s, "
+             "%.3g a second; the CPU reference took %.2f s", n, insns, t_sim,
+             t_sim > 0 ? insns / t_sim : 0, t_ref);
+}
+
+void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts *o,
+                          const compiled *c, result *r)
+{
+    if (!o->simulator || (r->outcome != OUT_CHECKED && r->outcome != OUT_MECHANISM))
+        return;
+    static result sr;
+    struct sim_job j = {.ex = ex, .knobs = knobs, .o = o, .c = c};
+    double t0 = now_s();
+    run_in_child(simulate, &j, 60, &sr);
+    double secs = now_s() - t0;
+    size_t len = strlen(r->message);
+    r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
+    /* what the first launch printed, shown as a GPU run shows it */
+    memcpy(r->printed, sr.printed, sizeof r->printed);
+    r->printed_lines = sr.printed_lines;
+    r->printed_bytes = sr.printed_bytes;
+    if (sr.outcome == OUT_PASS) {
+        r->correct = 1;
+        snprintf(r->message + len, sizeof r->message - len, " Correct on the PTX simulator "
+                 "(%s; %.2f s in all): its results match the reference. Speed needs a GPU.",
+                 sr.message, secs);
+        return;
+    }
+    if (sr.outcome == OUT_CHECKED) {
+        snprintf(r->message + len, sizeof r->message - len, " %s", sr.message);
+        return;
+    }
+    /* WRONG, CRASH, HANG, INTERNAL: the run's own verdict and words */
+    r->outcome = r->stopped = sr.outcome;
+    snprintf(r->message, sizeof r->message, "%s", sr.message);
+    snprintf(r->detail, sizeof r->detail, "%s", sr.detail);
+}

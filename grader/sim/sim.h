@@ -1,0 +1,105 @@
+/* sim.h: a PTX simulator, the GPU the grader has when there is none.
+ *
+ * It runs the PTX that NVRTC produced for sm_90 (the text a Hopper GPU
+ * runs) on one CPU core: a module is decoded once into an instruction array
+ * (sim_decode.c), then a launch runs its grid one block at a time, a block's
+ * warps in turn, a warp's lanes in lockstep while they share a program
+ * counter and apart where they diverge (sim_exec.c, sim_block.c).
+ *
+ * What it models, and how (the PTX ISA manual is the specification):
+ *   - arithmetic with the GPU's rounding: .rn by default, fma as one
+ *     rounding, .rz/.rm/.rp, .ftz, .sat; the .approx instructions by the
+ *     C library's correctly rounded or nearly so functions, which lie
+ *     within their documented error;
+ *   - every state space: global (the allocations registered here, any other
+ *     address is a fault with the line), shared (per block), local (per
+ *     thread), param (per launch), const (the module's variables), generic
+ *     addresses over all of them;
+ *   - independent thread scheduling: per-lane program counters, the lanes
+ *     at the lowest one run together;
+ *   - bar.sync / barrier.sync (named, with counts), warp collectives
+ *     (shfl, vote, redux) over their member mask, atomics;
+ *   - asynchronous copies land as late as the memory model allows: a
+ *     cp.async at the cp.async.wait_group that covers its group, a bulk
+ *     copy when the mbarrier phase it signals is about to complete; a read
+ *     before that sees the old bytes, so a race gives a wrong result on
+ *     every run, never only sometimes; and any access to bytes a copy in
+ *     flight will write is reported as a race (sim_report.race) with the
+ *     line of the access and of the copy;
+ *   - mbarrier init / arrive / expect_tx / try_wait with phases and parity;
+ *     a try_wait that cannot succeed blocks the thread; when no thread can
+ *     go on, the run stops as a hang naming what each one waits for.
+ * What it cannot judge: speed, caches, anything timed (%clock reads 0).
+ *
+ * An instruction it does not know stops the run as SIM_UNSUPPORTED with its
+ * name and line: the caller says "needs a GPU", never a verdict.
+ *
+ * Error rule (sim/): nothing here prints or exits; every failure is a
+ * status and a message in the caller's buffer. */
+#ifndef GRADER_SIM_H
+#define GRADER_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sim_module sim_module;
+
+/* Decode PTX text. Returns the module, or NULL with `err` saying what could
+ * not be read (the statement and its line in the PTX). */
+sim_module *sim_load(const char *ptx, char *err, size_t len);
+void sim_free(sim_module *m);
+
+/* The index of entry point `name`, or -1. */
+int sim_kernel(const sim_module *m, const char *name);
+
+/* A kernel's static shared bytes, local bytes per thread and registers. */
+typedef struct sim_kernel_facts {
+    size_t smem_static;
+    size_t local_bytes;
+    int regs;
+    int max_threads;         /* .maxntid / .reqntid, 0 none */
+} sim_kernel_facts;
+void sim_kernel_facts_of(const sim_module *m, int k, sim_kernel_facts *f);
+
+/* The module's .const or .global variable `name`: its host storage and
+ * size. Returns 0, or -1 when there is none. */
+int sim_symbol(sim_module *m, const char *name, void **at, size_t *bytes);
+
+/* Global memory: only registered ranges may be read or written by a kernel
+ * (the device backend registers what it allocates). */
+int sim_mem_add(void *p, size_t bytes);    /* 0, or -1 when the table is full */
+void sim_mem_remove(void *p);
+
+enum sim_status {
+    SIM_OK,
+    SIM_FAULT,               /* an access outside every buffer */
+    SIM_HANG,                /* no thread can go on, or over the time limit */
+    SIM_UNSUPPORTED,         /* an instruction or form it does not run */
+    SIM_BAD_LAUNCH,          /* a launch the GPU would refuse */
+    SIM_TRAP                 /* a failed assert() or a trap: the kernel stopped itself */
+};
+
+typedef struct sim_launch {
+    unsigned grid[3], block[3];
+    size_t dyn_smem;
+    void **argp;             /* argp[i] points at argument i's value */
+    double timeout_s;        /* wall-clock limit; 0: none */
+} sim_launch;
+
+typedef struct sim_report {
+    enum sim_status status;
+    uint32_t line;           /* the source line where it stopped, 0 unknown */
+    char message[768];       /* what stopped it, for a student */
+    uint64_t thread_insns;   /* instructions executed, summed over threads */
+    /* The first race seen, whatever the status: a thread read or wrote
+     * shared bytes that an asynchronous copy still in flight will write
+     * (its result is undefined on a GPU). Empty: none. */
+    char race[400];
+    uint32_t race_line, race_copy_line;
+    uint64_t warp_insns;     /* warp-instructions issued */
+} sim_report;
+
+/* Run kernel k. Returns rep->status. */
+enum sim_status sim_run(const sim_module *m, int k, const sim_launch *L, sim_report *rep);
+
+#endif

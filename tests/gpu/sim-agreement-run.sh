@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# sim-agreement-run.sh: issue 27 item 6 on a GPU (the lent H100 or H200),
+# from the repository root:
+#
+#   bash tests/gpu/sim-agreement-run.sh
+#
+# Needs only build/grader. Every kernel the CPU suite runs through the PTX
+# simulator (tests/unit/test_sim_kernels.c: the solutions, stubs and
+# baselines of lessons 0-13 and 15, and the tests/gpu kernels) is graded
+# twice with the same seed: on the GPU (--correctness-only) and on the
+# simulator (--no-gpu). Each side's correctness verdict is reduced to one
+# word:
+#   right    GPU: PASS, PASS_UNTIMED, SLOW, MECHANISM, TOO FAST;
+#            simulator: its message says "Correct on the PTX simulator"
+#   WRONG, CRASH, HANG, RESOURCES, COMPILE, MISSING, REFUSED: as graded
+#   gpu?     simulator: "Correctness needs a GPU" (it did not judge)
+# A row where the two words differ is a disagreement: a bug to find (or a
+# race the GPU did not show this time: the simulator names its lines).
+# Logs go to $OUT; the last thing printed is the table and the count.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+OUT=${OUT:-build/sim-agreement-out}
+mkdir -p "$OUT"
+export NO_COLOR=1
+SEED=${SEED:-11}
+make -j"$(nproc)" build/grader >"$OUT/build.log" 2>&1 || { tail -20 "$OUT/build.log"; exit 1; }
+GPU=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)
+
+# word LOG EXERCISE: the one word for an exercise's line of a report
+word() {
+    local log=$1 ex=$2 out
+    out=$(grep -E "^$ex " "$log" | awk '{print $2}' | head -1)
+    if tr '\n' ' ' <"$log" | tr -s ' ' | grep -q "Correct on the PTX simulator"; then
+        echo right
+    elif tr '\n' ' ' <"$log" | tr -s ' ' | grep -q "Correctness needs a GPU"; then
+        echo "gpu?"
+    else
+        case $out in
+        PASS | PASS_UNTIMED | SLOW | MECHANISM | "TOO") echo right ;;
+        *) echo "${out:-none}" ;;
+        esac
+    fi
+}
+
+# one LESSON EXERCISE DIR [knob settings...]
+agree=0
+differ=0
+rows=$OUT/rows.txt
+: >"$rows"
+one() {
+    local l=$1 ex=$2 dir=$3
+    shift 3
+    local tag
+    tag=$(echo "lesson$l-$ex-$dir" | tr '/' '_')
+    # shellcheck disable=SC2086  # ENVS: the expect file's env: words
+    env $ENVS build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
+        --correctness-only "$@" >"$OUT/$tag.gpu.txt" 2>&1
+    # shellcheck disable=SC2086
+    env $ENVS build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
+        --no-gpu "$@" >"$OUT/$tag.sim.txt" 2>&1
+    local g s
+    g=$(word "$OUT/$tag.gpu.txt" "lesson$l/$ex")
+    s=$(word "$OUT/$tag.sim.txt" "lesson$l/$ex")
+    if [ "$g" = "$s" ]; then agree=$((agree + 1)); else differ=$((differ + 1)); fi
+    printf '%-8s %-9s %-9s lesson%s/%s %s\n' "$([ "$g" = "$s" ] && echo same || echo DIFFER)" \
+        "$g" "$s" "$l" "$ex" "$dir" >>"$rows"
+}
+
+ENVS=
+for l in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 15; do
+    for ex in $(build/grader list 2>/dev/null | awk -v l="lesson$l/" 'index($1, l) == 1 {
+                    sub(l, "", $1); print $1 }'); do
+        for dir in solutions exercises grader/baselines; do
+            [ -f "$dir/lesson$l/$ex.cu" ] && one "$l" "$ex" "$dir"
+        done
+    done
+done
+for e in tests/gpu/{faulty,races,accepted,cheats}/*/expect; do
+    d=$(dirname "$e")
+    l=$(awk '/^lesson:/ {print $2; exit}' "$e")
+    ex=$(awk '/^exercise:/ {print $2; exit}' "$e")
+    sets=()
+    for s in $(awk '/^set:/ {$1 = ""; print}' "$e"); do sets+=(--set "$s"); done
+    ENVS=$(awk '/^env:/ {$1 = ""; print}' "$e")
+    one "$l" "$ex" "$d" "${sets[@]}"
+done
+
+echo "# sim agreement, $GPU, seed $SEED, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "# same/DIFFER  GPU  simulator  exercise  folder"
+cat "$rows"
+echo "agree: $agree, differ: $differ"

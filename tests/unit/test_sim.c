@@ -1,0 +1,311 @@
+/* test_sim.c: the PTX simulator (grader/sim/sim.h), one instruction or one
+ * behaviour at a time, on hand-written PTX: each case is a kernel body that
+ * turns the thread's input word (%r2) into its output word (%r3), the
+ * inputs, the outputs expected (as bits) and the run's status. Rounding
+ * cases pick values where the two roundings differ; divergence, barriers,
+ * warp collectives, late cp.async, mbarrier hangs, faults and instructions
+ * it does not run each have theirs.
+ *
+ *   CK_RUN_SUITE=sim build/tests/unit_tests */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sim.h"
+#include "suites.h"
+
+#define MAXT 64
+
+typedef struct sim_case {
+    const char *name;
+    const char *body;        /* %r2: the thread's input word; %r3: its output word */
+    unsigned threads;
+    uint32_t in[MAXT];       /* the first `threads` words */
+    uint32_t want[MAXT];
+    enum sim_status status;
+    const char *says;        /* in the report's message, when not SIM_OK */
+    const char *race;        /* in the report's race; NULL: no race may be reported */
+} sim_case;
+
+static const char head[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry t(.param .u64 t_param_0, .param .u64 t_param_1)\n{\n"
+    ".reg .pred %p<8>;\n.reg .b32 %r<32>;\n.reg .b64 %rd<32>;\n.reg .f32 %f<16>;\n"
+    ".reg .f64 %fd<8>;\n.shared .align 8 .b8 sh[1024];\n"
+    "ld.param.u64 %rd1, [t_param_0];\nld.param.u64 %rd2, [t_param_1];\n"
+    "mov.u32 %r1, %tid.x;\nmul.wide.u32 %rd3, %r1, 4;\n"
+    "add.s64 %rd4, %rd1, %rd3;\nadd.s64 %rd5, %rd2, %rd3;\n"
+    "ld.global.u32 %r2, [%rd5];\nmov.u32 %r3, 0;\n";
+static const char tail[] = "st.global.u32 [%rd4], %r3;\nret;\n}\n";
+
+static const sim_case cases[] = {
+    /* integers: wrap, high halves, signed division and shifts */
+    {"add wraps", "add.s32 %r3, %r2, 1;", 2, {0x7fffffff, 0xffffffff}, {0x80000000, 0}},
+    {"mul.hi.s32", "mul.hi.s32 %r3, %r2, %r2;", 2, {0x80000000, 0xffffffff}, {0x40000000, 0}},
+    {"mul.wide.s32 keeps the sign", "mul.wide.s32 %rd6, %r2, 3;\n"
+     "shr.u64 %rd7, %rd6, 32;\ncvt.u32.u64 %r3, %rd7;", 1, {0xffffffff}, {0xffffffff}},
+    {"div.s32 truncates toward zero", "div.s32 %r3, %r2, 2;", 2, {0xfffffff9, 7},
+     {0xfffffffd, 3}},
+    {"rem.s32 takes the dividend's sign", "rem.s32 %r3, %r2, 3;", 1, {0xfffffff9},
+     {0xffffffff}},
+    {"shr.s32 fills with the sign", "shr.s32 %r3, %r2, 4;", 1, {0x80000000}, {0xf8000000}},
+    {"shl by 32 or more is 0", "shl.b32 %r3, %r2, 32;", 1, {1}, {0}},
+    {"min.u32 and min.s32 differ", "min.s32 %r4, %r2, 1;\nmin.u32 %r5, %r2, 1;\n"
+     "add.s32 %r3, %r4, %r5;", 1, {0xffffffff}, {0}},
+    {"popc, clz, brev", "popc.b32 %r4, %r2;\nclz.b32 %r5, %r2;\nbrev.b32 %r6, %r2;\n"
+     "add.s32 %r7, %r4, %r5;\nxor.b32 %r3, %r6, %r7;", 1, {1}, {0x80000000u ^ 32u}},
+    {"bfe.u32", "bfe.u32 %r3, %r2, 4, 8;", 1, {0x12345678}, {0x67}},
+    {"selp and setp.lo", "setp.lo.u32 %p1, %r2, 5;\nselp.b32 %r3, 10, 20, %p1;", 2, {3, 0xffffffff},
+     {10, 20}},
+    /* f32 rounding: fma is one rounding, a*b+c two */
+    {"fma.rn.f32 rounds once", "mov.b32 %f2, %r2;\nfma.rn.f32 %f3, %f2, %f2, 0fBF800000;\n"
+     "mov.b32 %r3, %f3;", 1, {0x3f800800}, {0x3a000400}},
+    {"mul then add rounds twice", "mov.b32 %f2, %r2;\nmul.rn.f32 %f4, %f2, %f2;\n"
+     "add.rn.f32 %f3, %f4, 0fBF800000;\nmov.b32 %r3, %f3;", 1, {0x3f800800}, {0x3a000000}},
+    {"add.rz.f32 and add.rp.f32", "mov.b32 %f2, %r2;\nadd.rz.f32 %f4, %f2, 0f30800000;\n"
+     "add.rp.f32 %f5, %f2, 0f30800000;\nmov.b32 %r4, %f4;\nmov.b32 %r5, %f5;\n"
+     "sub.s32 %r3, %r5, %r4;", 1, {0x3f800000}, {1}},
+    {"cvt.rzi.s32.f32 and cvt.rni.s32.f32", "mov.b32 %f2, %r2;\ncvt.rzi.s32.f32 %r3, %f2;", 1,
+     {0xc02ccccd}, {0xfffffffe}},
+    {"cvt.rni rounds half to even", "mov.b32 %f2, %r2;\ncvt.rni.s32.f32 %r3, %f2;", 1,
+     {0x40200000}, {2}},
+    {"float to int saturates, NaN is 0", "mov.b32 %f2, %r2;\ncvt.rzi.s32.f32 %r3, %f2;", 2,
+     {0x501502f9, 0x7fc00000}, {0x7fffffff, 0}},
+    {".ftz flushes a subnormal input", "mov.b32 %f2, %r2;\nadd.ftz.f32 %f3, %f2, 0f00000000;\n"
+     "mov.b32 %r3, %f3;", 1, {0x116c2}, {0}},
+    {"without .ftz a subnormal stays", "mov.b32 %f2, %r2;\nadd.f32 %f3, %f2, 0f00000000;\n"
+     "mov.b32 %r3, %f3;", 1, {0x116c2}, {0x116c2}},
+    {"setp.ltu is true on NaN, setp.lt false", "mov.b32 %f2, %r2;\n"
+     "setp.ltu.f32 %p1, %f2, 0f3F800000;\nsetp.lt.f32 %p2, %f2, 0f3F800000;\n"
+     "selp.b32 %r4, 2, 0, %p1;\nselp.b32 %r5, 1, 0, %p2;\nadd.s32 %r3, %r4, %r5;", 1,
+     {0x7fc00000}, {2}},
+    {".sat clamps to [0, 1]", "mov.b32 %f2, %r2;\nmul.sat.f32 %f3, %f2, 0f40400000;\n"
+     "mov.b32 %r3, %f3;", 1, {0x3f800000}, {0x3f800000}},
+    {"f64 through cvt", "mov.b32 %f2, %r2;\ncvt.f64.f32 %fd1, %f2;\nmul.f64 %fd2, %fd1, %fd1;\n"
+     "cvt.rn.f32.f64 %f3, %fd2;\nmov.b32 %r3, %f3;", 1, {0x40400000}, {0x41100000}},
+    /* divergence: odd lanes take one side, even lanes the other, then meet */
+    {"divergent branch reconverges", "and.b32 %r4, %r1, 1;\nsetp.eq.s32 %p1, %r4, 0;\n"
+     "@%p1 bra EVEN;\nadd.s32 %r3, %r2, 100;\nbra.uni DONE;\nEVEN:\nadd.s32 %r3, %r2, 200;\n"
+     "DONE:\nadd.s32 %r3, %r3, 1;", 4, {0, 0, 0, 0}, {201, 101, 201, 101}},
+    {"a loop of a different length per lane", "mov.u32 %r3, 0;\nsetp.eq.s32 %p1, %r2, 0;\n"
+     "@%p1 bra END;\nLOOP:\nadd.s32 %r3, %r3, 2;\nsub.s32 %r2, %r2, 1;\n"
+     "setp.ne.s32 %p2, %r2, 0;\n@%p2 bra LOOP;\nEND:", 3, {0, 3, 1}, {0, 6, 2}},
+    /* warp collectives over the full warp (the first 4 lanes shown) */
+    {"shfl.sync.down", "shfl.sync.down.b32 %r3, %r2, 1, 31, -1;", 32,
+     {10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32,
+      33, 34, 35, 36, 37, 38, 39, 40, 41},
+     {11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33,
+      34, 35, 36, 37, 38, 39, 40, 41, 41}},
+    {"shfl.sync.bfly", "shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;", 32, {0},
+     {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25,
+      24, 27, 26, 29, 28, 31, 30}},
+    {"vote.sync.ballot", "and.b32 %r4, %r1, 1;\nsetp.ne.s32 %p1, %r4, 0;\n"
+     "vote.sync.ballot.b32 %r3, %p1, -1;", 2, {0, 0}, {0x2, 0x2}},
+    {"redux.sync.add", "redux.sync.add.s32 %r3, %r1, -1;", 3, {0}, {3, 3, 3}},
+    {"activemask in a branch", "setp.lt.u32 %p1, %r1, 2;\n@%p1 activemask.b32 %r3;", 4, {0},
+     {3, 3, 0, 0}},
+    /* bar.sync: each thread reads its neighbour's word through shared memory */
+    {"bar.sync orders shared memory", "mov.u32 %r10, sh;\nshl.b32 %r11, %r1, 2;\n"
+     "add.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], %r2;\nbar.sync 0;\n"
+     "add.s32 %r13, %r1, 1;\nrem.u32 %r13, %r13, 40;\nshl.b32 %r14, %r13, 2;\n"
+     "add.s32 %r15, %r10, %r14;\nld.shared.u32 %r3, [%r15];", 40,
+     {[0] = 5, [1] = 6, [39] = 9}, {[0] = 6, [38] = 9, [39] = 5}},
+    /* cp.async lands at the wait that covers its group, not before */
+    {"cp.async: old bytes before the wait, new after", "mov.u32 %r10, sh;\n"
+     "shl.b32 %r11, %r1, 2;\nadd.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], 7;\n"
+     "cp.async.ca.shared.global [%r12], [%rd5], 4;\ncp.async.commit_group;\n"
+     "ld.shared.u32 %r4, [%r12];\ncp.async.wait_group 0;\nld.shared.u32 %r5, [%r12];\n"
+     "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 2, {3, 4}, {7003, 7004}, SIM_OK,
+     NULL, "read shared memory at line 0 (ld.shared.u32) that an asynchronous copy"},
+    {"cp.async read after its wait: no race", "mov.u32 %r10, sh;\nshl.b32 %r11, %r1, 2;\n"
+     "add.s32 %r12, %r10, %r11;\n.loc 1 20 1\ncp.async.ca.shared.global [%r12], [%rd5], 4;\n"
+     "cp.async.commit_group;\ncp.async.wait_group 0;\nld.shared.u32 %r3, [%r12];", 2, {3, 4},
+     {3, 4}},
+    {"cp.async.wait_group 1 leaves the newest group in flight", "mov.u32 %r10, sh;\n"
+     "shl.b32 %r11, %r1, 3;\nadd.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], 7;\n"
+     "st.shared.u32 [%r12+4], 7;\ncp.async.ca.shared.global [%r12], [%rd5], 4;\n"
+     "cp.async.commit_group;\ncp.async.ca.shared.global [%r12+4], [%rd5], 4;\n"
+     "cp.async.commit_group;\ncp.async.wait_group 1;\nld.shared.u32 %r4, [%r12];\n"
+     "ld.shared.u32 %r5, [%r12+4];\nmul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;",
+     1, {3}, {3007}, SIM_OK, NULL, "that an asynchronous copy"},
+    /* plain shared accesses of two warps in one barrier interval, one a
+     * write: a race whichever runs first; a barrier between, one warp, or
+     * atomics: none */
+    {"a read of another warp's write with no barrier between is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 9;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];", 64, {0},
+     {[40] = 9}, SIM_OK, NULL,
+     "thread (40,0,0) of block (0,0,0) read shared memory at line 8 (ld.shared.u32) that "
+     "thread (0,0,0) wrote at line 7"},
+    {"a write after another warp's read with no barrier between is a race",
+     "mov.u32 %r10, sh;\nsetp.eq.s32 %p2, %r1, 0;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];\n"
+     "setp.eq.s32 %p1, %r1, 40;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0},
+     {0x7f7f7f7f},
+     SIM_OK, NULL, "wrote shared memory at line 9 (st.shared.u32) that thread (0,0,0) read at "
+     "line 8"},
+    {"a barrier between the write and the read: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 40;\n@%p1 st.shared.u32 [%r10], 9;\nbar.sync 0;\n"
+     "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
+    {"lanes of one warp: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 5;\n"
+     "@%p1 st.shared.u32 [%r10], 9;\nld.shared.u32 %r3, [%r10];", 32, {0}, {9, 9, 9, 9}},
+    {"a flag spun on with volatile accesses orders the data: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 40;\n@!%p1 bra WAIT;\nst.shared.u32 [%r10+4], 9;\n"
+     "membar.cta;\nst.volatile.shared.u32 [%r10], 1;\nbra.uni DONE;\nWAIT:\n"
+     "setp.ne.s32 %p2, %r1, 0;\n@%p2 bra DONE;\nSPIN:\nld.volatile.shared.u32 %r4, [%r10];\n"
+     "setp.ne.s32 %p3, %r4, 1;\n@%p3 bra SPIN;\nld.shared.u32 %r3, [%r10+4];\nDONE:", 64,
+     {0}, {9}},
+    {"atomics of many warps: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
+     "@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\natom.shared.add.u32 %r4, [%r10], 1;\n"
+     "bar.sync 0;\nld.shared.u32 %r3, [%r10];", 64, {0}, {64, 64, 64, 64}},
+    /* mbarrier: a phase completes on its arrivals; one that lacks one hangs */
+    {"mbarrier phase completes on every arrival", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 4;\nbar.sync 0;\n"
+     "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
+     "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nselp.b32 %r3, 1, 0, %p2;", 4,
+     {0}, {1, 1, 1, 1}},
+    {"mbarrier.arrive.expect_tx waits for its bytes", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 1;\nbar.sync 0;\n"
+     "@%p1 mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd6, [%r10], 4;\n"
+     "@%p1 mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;", 1, {0}, {0}, SIM_HANG,
+     "still expects 0 arrivals and 4 transaction bytes"},
+    {"a bulk copy lands when its phase completes", "mov.u32 %r10, sh;\n"
+     "mbarrier.init.shared::cta.b64 [%r10], 1;\nadd.s32 %r11, %r10, 64;\n"
+     "mbarrier.arrive.expect_tx.shared::cta.b64 %rd6, [%r10], 16;\n"
+     "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r11], [%rd2], 16, "
+     "[%r10];\nmbarrier.try_wait.parity.shared::cta.b64 %p2, [%r10], 0;\n"
+     "ld.shared.u32 %r3, [%r11];", 1, {77}, {77}},
+    {"cp.async.mbarrier.arrive: the copy lands when the phase completes", "mov.u32 %r10, sh;\n"
+     "mbarrier.init.shared::cta.b64 [%r10], 1;\nadd.s32 %r11, %r10, 64;\n"
+     "st.shared.u32 [%r11], 5;\n.loc 1 30 1\ncp.async.ca.shared.global [%r11], [%rd5], 4;\n"
+     "cp.async.mbarrier.arrive.shared.b64 [%r10];\n.loc 1 32 1\nld.shared.u32 %r4, [%r11];\n"
+     "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
+     "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nld.shared.u32 %r5, [%r11];\n"
+     "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 1, {77}, {5077}, SIM_OK, NULL,
+     "read shared memory at line 32 (ld.shared.u32) that an asynchronous copy issued at line 30"},
+    {"mbarrier phase that lacks an arrival hangs", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 5;\nbar.sync 0;\n"
+     "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
+     "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;", 4, {0}, {0}, SIM_HANG,
+     "still expects 1 arrivals"},
+    {"bar.sync that one thread skips hangs", "setp.eq.s32 %p1, %r1, 0;\n@%p1 bra SKIP;\n"
+     "bar.sync 0;\nSKIP:\n.loc 1 77 1\nbar.sync 1;", 64, {0}, {0}, SIM_HANG, "barrier"},
+    /* faults, and what it does not run */
+    {"a store outside every buffer is a fault with its line", ".loc 1 42 3\n"
+     "st.global.u32 [%rd4+4096], %r2;", 1, {0}, {0}, SIM_FAULT, "at line 42"},
+    {"an instruction it does not run stops with its name", ".loc 1 9 1\n"
+     "cvt.rn.f16.f32 %r3, %f1;", 1, {0}, {0}, SIM_UNSUPPORTED, "cvt.rn.f16.f32"},
+    {"assert's failure path is a trap", ".loc 1 5 1\ntrap;", 1, {0}, {0}, SIM_TRAP,
+     "stopped itself"},
+};
+
+static char ptx[8192];
+
+/* The two buffers a test registered, and its module: gone. */
+static void forget(void *in, void *out, sim_module *m)
+{
+    sim_mem_remove(in);
+    sim_mem_remove(out);
+    free(in);
+    free(out);
+    sim_free(m);
+}
+
+START_TEST(one_case)
+{
+    const sim_case *c = &cases[_i];
+    snprintf(ptx, sizeof ptx, "%s%s\n%s", head, c->body, tail);
+    char err[256];
+    sim_module *m = sim_load(ptx, err, sizeof err);
+    ck_assert_msg(m, "%s: %s", c->name, err);
+    uint32_t *in = calloc(MAXT, 4), *out = calloc(MAXT, 4);
+    memcpy(in, c->in, sizeof c->in);
+    ck_assert_int_eq(sim_mem_add(in, MAXT * 4), 0);
+    ck_assert_int_eq(sim_mem_add(out, MAXT * 4), 0);
+    void *args[2] = {&out, &in};
+    sim_launch L = {.grid = {1, 1, 1}, .block = {c->threads, 1, 1}, .argp = args,
+                    .timeout_s = 5};
+    sim_report rep;
+    enum sim_status s = sim_run(m, sim_kernel(m, "t"), &L, &rep);
+    ck_assert_msg(s == c->status, "%s: status %d, want %d (%s)", c->name, s, c->status,
+                  rep.message);
+    if (c->status == SIM_OK)
+        for (unsigned t = 0; t < c->threads && t < MAXT; t++)
+            if (c->want[t] || t < 4)
+                ck_assert_msg(out[t] == c->want[t], "%s: thread %u got 0x%x, want 0x%x",
+                              c->name, t, out[t], c->want[t]);
+    if (c->says)
+        ck_assert_msg(strstr(rep.message, c->says), "%s: '%s' not in: %s", c->name, c->says,
+                      rep.message);
+    if (c->race)
+        ck_assert_msg(strstr(rep.race, c->race), "%s: '%s' not in the race: %s", c->name,
+                      c->race, rep.race);
+    else
+        ck_assert_msg(!rep.race[0], "%s: a race reported: %s", c->name, rep.race);
+    forget(in, out, m);
+}
+END_TEST
+
+/* Many blocks: every block's threads write their global index once. */
+START_TEST(grid_of_blocks)
+{
+    snprintf(ptx, sizeof ptx, "%s%s\n%s", head,
+             "mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmad.lo.s32 %r3, %r4, %r5, %r1;\n"
+             "mul.wide.u32 %rd6, %r3, 4;\nadd.s64 %rd4, %rd1, %rd6;", tail);
+    char err[256];
+    sim_module *m = sim_load(ptx, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    enum { N = 37 * 96 };
+    uint32_t *out = calloc(N, 4), *in = calloc(96, 4);
+    sim_mem_add(out, N * 4);
+    sim_mem_add(in, 96 * 4);
+    void *args[2] = {&out, &in};
+    sim_launch L = {.grid = {37, 1, 1}, .block = {96, 1, 1}, .argp = args};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &L, &rep), SIM_OK);
+    for (unsigned i = 0; i < N; i++)
+        ck_assert_uint_eq(out[i], i);
+    ck_assert_uint_eq(rep.thread_insns, (uint64_t)N * 15);   /* 8 of the head, 5 here, 2 of the tail */
+    forget(in, out, m);
+}
+END_TEST
+
+/* libcu++'s cuda::memcpy_async on a cuda::barrier, as nvcc compiled it
+ * (fixtures/sim/README.md): two blocks, each thread reads the element its
+ * neighbour's copy brought, after the barrier: right, and no race. */
+START_TEST(libcuxx_memcpy_async)
+{
+    static char text[1 << 16];
+    FILE *f = fopen("tests/unit/fixtures/sim/memcpy_async_barrier.ptx", "r");
+    ck_assert_ptr_nonnull(f);
+    text[fread(text, 1, sizeof text - 1, f)] = 0;
+    fclose(f);
+    char err[256];
+    sim_module *m = sim_load(text, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    int n = 512;
+    double *in = malloc(n * 8), *out = malloc(n * 8);
+    for (int i = 0; i < n; i++)
+        in[i] = i;
+    sim_mem_add(in, n * 8);
+    sim_mem_add(out, n * 8);
+    void *args[3] = {&in, &out, &n};
+    sim_launch L = {.grid = {2, 1, 1}, .block = {256, 1, 1}, .argp = args, .timeout_s = 5};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, sim_kernel(m, "k"), &L, &rep), SIM_OK);
+    ck_assert_msg(!rep.race[0], "%s", rep.race);
+    for (int i = 0; i < n; i++)
+        ck_assert_msg(out[i] == 2 * in[i / 256 * 256 + (i % 256 + 1) % 256], "out[%d] = %g", i,
+                      out[i]);
+    forget(in, out, m);
+}
+END_TEST
+
+Suite *sim_suite(void)
+{
+    Suite *s = suite_create("sim");
+    TCase *tc = tcase_create("instructions");
+    tcase_add_loop_test(tc, one_case, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, grid_of_blocks);
+    tcase_add_test(tc, libcuxx_memcpy_async);
+    suite_add_tcase(s, tc);
+    return s;
+}

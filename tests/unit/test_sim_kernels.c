@@ -1,0 +1,178 @@
+/* test_sim_kernels.c: the course's kernels on the PTX simulator, as `make
+ * check` without a GPU runs them (nogpu.c, sim_correctness.h): every
+ * solution and baseline is correct, the stubs and the tests/gpu kernels get the verdict
+ * their correctness deserves, with the words that say why.
+ *
+ *   CK_RUN_SUITE=sim_kernels build/tests/unit_tests */
+#include <string.h>
+#include "device_sim.h"
+#include "knobs.h"
+#include "nogpu.h"
+#include "suites.h"
+
+typedef struct kernel_case {
+    int lesson;
+    const char *name;
+    const char *dir;          /* the student directory */
+    enum outcome want;        /* CHECKED or MECHANISM: correct on the simulator */
+    const char *text;         /* in the message */
+    const char *printed;      /* in what the first launch printed; NULL: nothing */
+} kernel_case;
+
+#define OK "Correct on the PTX simulator"
+#define GPU "tests/gpu/"
+#define BASE "grader/baselines"
+
+static const kernel_case cases[] = {
+    /* every solution: correct */
+    {0, "saxpy", "solutions", OUT_CHECKED, OK},
+    {1, "shared_hog", "solutions", OUT_CHECKED, OK},
+    {1, "register_hog", "solutions", OUT_CHECKED, OK},
+    {2, "mapping", "solutions", OUT_CHECKED, OK},
+    {2, "transpose", "solutions", OUT_CHECKED, OK},
+    {3, "bank_conflicts", "solutions", OUT_CHECKED, OK},
+    {3, "matmul", "solutions", OUT_CHECKED, OK},
+    {4, "unroll", "solutions", OUT_CHECKED, OK},
+    {4, "vector_loads", "solutions", OUT_CHECKED, OK},
+    {5, "batched_regs", "solutions", OUT_CHECKED, OK},
+    {6, "batched_smem", "solutions", OUT_CHECKED, OK},
+    {7, "rolling_regs", "solutions", OUT_CHECKED, OK},
+    {8, "rolling_smem", "solutions", OUT_CHECKED, OK},
+    {9, "rolling_async", "solutions", OUT_CHECKED, OK},
+    {10, "padded", "solutions", OUT_CHECKED, OK},
+    {10, "index_major", "solutions", OUT_CHECKED, OK},
+    {11, "l2_prefetch", "solutions", OUT_CHECKED, OK},
+    {11, "short_ring", "solutions", OUT_CHECKED, OK},
+    {12, "bulk_ring", "solutions", OUT_CHECKED, OK},
+    {13, "coefficients", "solutions", OUT_CHECKED, OK},
+    {13, "lookup", "solutions", OUT_CHECKED, OK},
+    {15, "softmax", "solutions", OUT_CHECKED, OK},
+    /* stubs: lesson 0's computes nothing; the others are slow but right,
+     * some without their mechanism (MECHANISM), all correct. Baselines:
+     * correct (they are the speed bar's trusted kernels). */
+    {0, "saxpy", "exercises", OUT_WRONG, "left 1 of 1 output values unwritten"},
+    {0, "saxpy", BASE, OUT_CHECKED, OK},
+    {1, "shared_hog", "exercises", OUT_MECHANISM, OK},
+    {1, "register_hog", "exercises", OUT_MECHANISM, OK},
+    {1, "shared_hog", BASE, OUT_MECHANISM, OK},
+    {1, "register_hog", BASE, OUT_MECHANISM, OK},
+    {2, "mapping", "exercises", OUT_CHECKED, OK},
+    {2, "transpose", "exercises", OUT_MECHANISM, OK},
+    {2, "mapping", BASE, OUT_CHECKED, OK},
+    {2, "transpose", BASE, OUT_MECHANISM, OK},
+    {3, "bank_conflicts", "exercises", OUT_CHECKED, OK},
+    {3, "matmul", "exercises", OUT_MECHANISM, OK},
+    {3, "bank_conflicts", BASE, OUT_CHECKED, OK},
+    {3, "matmul", BASE, OUT_MECHANISM, OK},
+    {4, "unroll", "exercises", OUT_CHECKED, OK},
+    {4, "vector_loads", "exercises", OUT_MECHANISM, OK},
+    {4, "unroll", BASE, OUT_CHECKED, OK},
+    {4, "vector_loads", BASE, OUT_MECHANISM, OK},
+    {5, "batched_regs", "exercises", OUT_CHECKED, OK},
+    {5, "batched_regs", BASE, OUT_CHECKED, OK},
+    {6, "batched_smem", "exercises", OUT_MECHANISM, OK},
+    {6, "batched_smem", BASE, OUT_MECHANISM, OK},
+    {7, "rolling_regs", "exercises", OUT_MECHANISM, OK},
+    {7, "rolling_regs", BASE, OUT_CHECKED, OK},
+    {8, "rolling_smem", "exercises", OUT_MECHANISM, OK},
+    {8, "rolling_smem", BASE, OUT_MECHANISM, OK},
+    {9, "rolling_async", "exercises", OUT_MECHANISM, OK},
+    {9, "rolling_async", BASE, OUT_MECHANISM, OK},
+    {10, "padded", "exercises", OUT_MECHANISM, OK},
+    {10, "index_major", "exercises", OUT_CHECKED, OK},
+    {10, "padded", BASE, OUT_MECHANISM, OK},
+    {10, "index_major", BASE, OUT_MECHANISM, OK},
+    {11, "l2_prefetch", "exercises", OUT_MECHANISM, OK},
+    {11, "short_ring", "exercises", OUT_MECHANISM, OK},
+    {11, "l2_prefetch", BASE, OUT_MECHANISM, OK},
+    {11, "short_ring", BASE, OUT_MECHANISM, OK},
+    {12, "bulk_ring", "exercises", OUT_MECHANISM, OK},
+    {12, "bulk_ring", BASE, OUT_MECHANISM, OK},
+    {13, "coefficients", "exercises", OUT_MECHANISM, OK},
+    {13, "lookup", "exercises", OUT_MECHANISM, OK},
+    {13, "coefficients", BASE, OUT_MECHANISM, OK},
+    {13, "lookup", BASE, OUT_MECHANISM, OK},
+    {15, "softmax", "exercises", OUT_CHECKED, OK},
+    {15, "softmax", BASE, OUT_CHECKED, OK},
+    /* tests/gpu: races are wrong on every run, hangs and faults named */
+    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG,
+     "The simulator saw a race: thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
+     "(st.shared.f32) that thread (0,0,0) read at line 33, with no __syncthreads()"},
+    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_WRONG,
+     "read shared memory at line 34 (ld.shared.f32) that thread (0,14,0) wrote at line 29, "
+     "with no __syncthreads()"},
+    {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_WRONG,
+     "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
+    {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_WRONG,
+     "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
+    {9, "rolling_async", GPU "races/async_wait_group_pdist", OUT_WRONG,
+     "read shared memory at line 37 (ld.shared.f64) that an asynchronous copy issued at line 26"},
+    {0, "saxpy", GPU "faulty/resources", OUT_RESOURCES, "__launch_bounds__"},
+    {12, "bulk_ring", GPU "faulty/phase_never_completes", OUT_HANG,
+     "8 transaction bytes that no thread or copy will bring. Of the block's 128 threads, 0 wait "
+     "at a barrier, 128 on an mbarrier phase and 0 have exited"},
+    {0, "saxpy", GPU "faulty/crash", OUT_CRASH, "outside every buffer"},
+    {0, "saxpy", GPU "faulty/hang", OUT_HANG,
+     "did not finish within the time limit; this thread was running line 7"},
+    {0, "saxpy", GPU "faulty/oob", OUT_WRONG, "wrote outside its output array"},
+    {0, "saxpy", GPU "faulty/unwritten", OUT_WRONG, "unwritten"},
+    {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
+     "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},
+    {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},
+    {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CHECKED, OK},
+    {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CHECKED, OK},
+    {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CHECKED, OK},
+    /* device printf, shown as a GPU run shows it; a failed assert named */
+    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CHECKED, OK,
+     " grid=1056 block=256\n"},
+    {0, "saxpy", GPU "faulty/assert_fails", OUT_CRASH,
+     "stopped itself (a failed assert, or a trap): assert(n % blockDim.x == 0) at"},
+};
+
+static const exercise *find(int lesson, const char *name)
+{
+    for (const exercise *const *e = lesson_exercises[lesson]; *e; e++)
+        if (!strcmp((*e)->name, name))
+            return *e;
+    ck_abort_msg("no exercise lesson%d/%s", lesson, name);
+    return NULL;
+}
+
+START_TEST(kernel_verdict)
+{
+    const kernel_case *c = &cases[_i];
+    const exercise *ex = find(c->lesson, c->name);
+    int knobs[MAX_KNOBS];
+    knob_defaults(ex, knobs);
+    grade_opts o;
+    grade_opts_defaults(&o);
+    o.student_dir = c->dir;
+    o.seed = 7;
+    o.simulator = &device_sim;
+    o.launch_timeout_s = 2;   /* the endless loop's HANG; every other launch takes < 1 s */
+    static result r;
+    check_without_gpu(ex, knobs, &o, &r);
+    ck_assert_msg(r.outcome == c->want, "lesson%d/%s in %s: %s, want %s: %s", c->lesson,
+                  c->name, c->dir, outcome_word(r.outcome), outcome_word(c->want), r.message);
+    ck_assert_msg(strstr(r.message, c->text), "lesson%d/%s in %s: '%s' not in: %s", c->lesson,
+                  c->name, c->dir, c->text, r.message);
+    ck_assert_int_eq(r.simulated, strstr(c->text, "needs a GPU") == NULL);
+    ck_assert_int_eq(r.correct, !strcmp(c->text, OK));
+    if (c->printed)
+        ck_assert_msg(strstr(r.printed, c->printed), "lesson%d/%s in %s printed: %s", c->lesson,
+                      c->name, c->dir, r.printed);
+    else
+        ck_assert_msg(!r.printed[0], "lesson%d/%s in %s printed: %s", c->lesson, c->name, c->dir,
+                      r.printed);
+}
+END_TEST
+
+Suite *sim_kernels_suite(void)
+{
+    Suite *s = suite_create("sim_kernels");
+    TCase *tc = tcase_create("verdicts");
+    tcase_set_timeout(tc, 120);
+    tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
+    suite_add_tcase(s, tc);
+    return s;
+}
