@@ -2,8 +2,9 @@
  * exercises, each in its own child (grade/child.c), print the table and the
  * explanations, write the JSON report, fold the run into the student's
  * progress file; and --sweep, the same grading at each value of a knob.
- * Without a GPU (or with --no-gpu) every exercise is checked without running
- * (grade/nogpu.c). */
+ * Without a GPU (or with --no-gpu) every exercise is checked without a GPU:
+ * compiled, its mechanism checks, and its correctness on the PTX simulator
+ * (grade/nogpu.c, grade/sim_correctness.c). */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -66,7 +67,7 @@ static int grade_all(options *o, const exercise **sel, int n, graded *g, result 
     int no_gpu = o->no_gpu;
     memset(why, 0, sizeof *why);
     if (no_gpu)
-        snprintf(why->message, sizeof why->message, "(--no-gpu: checked without running, "
+        snprintf(why->message, sizeof why->message, "(--no-gpu: checked without a GPU, "
                  "whatever GPU this machine has.)");
     for (int i = 0; i < n; i++) {
         int knobs[MAX_KNOBS];

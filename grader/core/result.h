@@ -125,6 +125,9 @@ typedef struct result {
     char gpu[128];
     int cc;
     int no_gpu;             /* 1: checked without a GPU (nogpu.c): nothing was run */
+    int sim_on;             /* without a GPU: 1 when the PTX simulator judges correctness
+                               after the checks (sim_correctness.h), so the words say
+                               only what it cannot tell (nogpu_words.h) */
     int simulated;          /* 1: without a GPU, its correctness was judged on the PTX
                                simulator (sim_correctness.h): correct, or the outcome
                                says what the run found */

@@ -10,6 +10,7 @@
 #include "child_fail.h"
 #include "cuda_check.h"
 #include "device_host.h"
+#include "unlike.h"
 #include "launch_limits.h"
 
 static host_module modules[HOST_MAX_MODULES];
@@ -317,12 +318,7 @@ static void host_fill(void *dst, int byte, size_t bytes)
 static size_t host_unlike(const void *src, int byte, size_t bytes, size_t *first)
 {
     at_work();
-    const unsigned char *p = src;
-    size_t n = 0;
-    for (size_t i = 0; i < bytes; i++)
-        if (p[i] != (unsigned char)byte && !n++)
-            *first = i;
-    return n;
+    return host_memory_unlike(src, byte, bytes, first);
 }
 
 static int host_constant_slot(const kernel *k, const char *symbol, void **at, size_t *bytes)

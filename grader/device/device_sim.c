@@ -7,6 +7,7 @@
 #include "device_sim.h"
 #include "kernel_output.h"
 #include "sim.h"
+#include "unlike.h"
 
 static unsigned long long thread_insns;
 static char first_race[400];
@@ -167,6 +168,7 @@ const device_ops device_sim = {
     .upload = sim_copy,
     .download = sim_copy,
     .fill = sim_fill,
+    .unlike = host_memory_unlike,
     .constant_slot = sim_constant_slot,
     .launch = simdev_launch,
 };

@@ -103,16 +103,17 @@ static void say_no_gpu(const exercise *ex, result *r, int failed)
         n++;
     if (failed >= 0) {
         result_say(r, OUT_MECHANISM, "Your kernel compiles, but %s. %s", r->checks[failed].what,
-                   NOGPU_NOT_JUDGED);
+                   NOGPU_NOT_JUDGED[r->sim_on != 0]);
         snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
     } else if (n == 0) {
-        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90. %s", NOGPU_NO_CHECKS);
+        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90. %s",
+                   NOGPU_NO_CHECKS[r->sim_on != 0]);
     } else {
         char what[64];
         snprintf(what, sizeof what, n == 1 ? "mechanism check holds" :
                  "%d mechanism checks hold", n);
         result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90, and its %s (listed "
-                   "below). %s", what, NOGPU_CHECKS_HOLD);
+                   "below). %s", what, NOGPU_CHECKS_HOLD[r->sim_on != 0]);
     }
 }
 

@@ -75,6 +75,7 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
 {
     memset(r, 0, sizeof *r);
     r->no_gpu = 1;
+    r->sim_on = o->simulator != NULL;
     r->seed = o->seed;
     r->cc = NO_GPU_CC;
     for (int k = 0; k < MAX_KNOBS; k++)

@@ -630,9 +630,11 @@ static void print_progress(FILE *f, const graded *g, int n, int no_gpu)
 
 void print_summary(FILE *f, const graded *g, int n, int color)
 {
-    int pass = 0, fail = 0, demos = 0, skipped = 0, checked = 0, no_gpu = 0;
-    for (int i = 0; i < n; i++)
+    int pass = 0, fail = 0, demos = 0, skipped = 0, checked = 0, no_gpu = 0, sim = 0;
+    for (int i = 0; i < n; i++) {
         no_gpu |= g[i].r.no_gpu;
+        sim |= g[i].r.sim_on;
+    }
     print_progress(f, g, n, no_gpu);
     for (int i = 0; i < n; i++) {
         if (g[i].ex->demo)
@@ -658,7 +660,7 @@ void print_summary(FILE *f, const graded *g, int n, int color)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");
     if (no_gpu && checked)
-        print_wrapped(f, NOGPU_SUMMARY_CHECKED, "");
+        print_wrapped(f, NOGPU_SUMMARY_CHECKED[sim], "");
     else if (no_gpu)
-        print_wrapped(f, NOGPU_SUMMARY, "");
+        print_wrapped(f, NOGPU_SUMMARY[sim], "");
 }

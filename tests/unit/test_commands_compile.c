@@ -97,7 +97,7 @@ START_TEST(check_without_a_gpu)
     host_set_device(NULL, 0);
     host_check("--seed", "5", "--student-dir", "solutions", NULL);
     ck_assert_int_eq(check_one(saxpy), EXIT_CHECKED);
-    STARTS(said_out, "No GPU, so nothing was run or timed.");
+    STARTS(said_out, "No GPU, so nothing was timed.");
     HAS(said_out, "cudaErrorNoDevice");
     HAS(said_out, "CHECKED");
     ck_assert_str_eq(said_err, "grading lesson0/saxpy ...\n\n");
@@ -106,7 +106,7 @@ START_TEST(check_without_a_gpu)
     host_count.launches = 0;
     ck_assert_int_eq(check_one(saxpy), EXIT_CHECKED);
     ck_assert_int_eq(host_count.launches, 0);
-    HAS(said_out, "  (--no-gpu: checked without running, whatever GPU this machine has.)\n");
+    HAS(said_out, "  (--no-gpu: checked without a GPU, whatever GPU this machine has.)\n");
     LACKS(said_out, "cudaErrorNoDevice");
     ck_assert_str_eq(said_err, "");
     /* A file that does not compile fails, GPU or not. */
