@@ -12,7 +12,10 @@
  *   first PDIST: change the stride in SLOT(k) and the size of buf[]. PADDING
  *   is a knob (default 1: PDIST + PADDING = 8 + 1 = 9 = 2^3 + 1). Try
  *   make check lesson10 ONLY=padded PADDING=0, 1, 2 and 3, and explain the
- *   times with the bank arithmetic of the lesson.
+ *   times with the bank arithmetic of the lesson. What counts is that the
+ *   stride PDIST + PADDING is odd: the default PADDING 1 suits an even
+ *   PDIST, but with an odd PDIST (PDIST=7) it makes the stride even and the
+ *   conflicts come back; use PADDING 0 or 2 there.
  *
  * Check with: make check lesson10
  *

@@ -17,6 +17,10 @@
  *      prefetch the line of chunk[i + L2DIST * BLOCKDIMX], while
  *      i < imax - L2DIST * BLOCKDIMX. L2DIST (8 by default) is larger than
  *      PDIST: L2 is far larger than the ring, so it can hold more ahead.
+ *      Put the prefetch after the iteration's copy and __pipeline_commit(),
+ *      not at the top of the loop before __pipeline_wait_prior: there it
+ *      measured SLOW, because the compiler then issued the ring's refill
+ *      after work() (lesson 11, "Where the prefetch goes").
  * Leave the ring, its commits and its wait as they are.
  *
  * Graded on sizes 1, 2000000, 6000000; timed at 33554432 (doubles asked for, in whole rounds per block).

@@ -11,8 +11,10 @@
  * TODO (lessons/lesson13-constant-memory.md, section "When constant memory
  * is slow"): read the table through the global copy the kernel also
  * receives, table_g, declared const float *__restrict__ (or read with
- * __ldg()), so the reads go through the L1 cache, which serves the 32
- * different addresses of a warp in one request. Keep the __constant__
+ * __ldg()), so the reads go through the L1 cache, which serves a warp's
+ * load in one pass for each distinct 128-byte line it touches: the whole
+ * 1 KB table is eight lines, so at most eight passes, where constant memory
+ * makes 32 (lesson 13, "When constant memory is slow"). Keep the __constant__
  * declaration: the grader fills it before every launch, and looks it up by
  * name. The indices and the arithmetic stay as they are.
  *
