@@ -177,7 +177,7 @@ int check_selection(options *o, const exercise **sel, int n)
     int failed = 0;
     for (int i = 0; i < n; i++)
         failed |= !sel[i]->demo && !outcome_is_pass(g[i].r.outcome) &&
-                  g[i].r.outcome != OUT_UNSUPPORTED && g[i].r.outcome != OUT_CHECKED;
+                  g[i].r.outcome != OUT_UNSUPPORTED && !outcome_holds_without_gpu(g[i].r.outcome);
     return failed ? EXIT_FAILED : no_gpu ? EXIT_CHECKED : EXIT_PASSED;
 }
 

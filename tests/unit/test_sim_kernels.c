@@ -14,72 +14,75 @@ typedef struct kernel_case {
     int lesson;
     const char *name;
     const char *dir;          /* the student directory */
-    enum outcome want;        /* CHECKED or MECHANISM: correct on the simulator */
+    enum outcome want;        /* CORRECT, or MECHANISM when a check fails: correct on the
+                                 simulator */
     const char *text;         /* in the message */
     const char *printed;      /* in what the first launch printed; NULL: nothing */
+    const char *also;         /* also in the message; NULL: nothing more */
 } kernel_case;
 
 #define OK "Correct on the PTX simulator"
 #define GPU "tests/gpu/"
 #define BASE "grader/baselines"
+#define FIX "tests/unit/fixtures/nogpu/"
 
 static const kernel_case cases[] = {
     /* every solution: correct */
-    {0, "saxpy", "solutions", OUT_CHECKED, OK},
-    {1, "shared_hog", "solutions", OUT_CHECKED, OK},
-    {1, "register_hog", "solutions", OUT_CHECKED, OK},
-    {2, "mapping", "solutions", OUT_CHECKED, OK},
-    {2, "transpose", "solutions", OUT_CHECKED, OK},
-    {3, "bank_conflicts", "solutions", OUT_CHECKED, OK},
-    {3, "matmul", "solutions", OUT_CHECKED, OK},
-    {4, "unroll", "solutions", OUT_CHECKED, OK},
-    {4, "vector_loads", "solutions", OUT_CHECKED, OK},
-    {5, "batched_regs", "solutions", OUT_CHECKED, OK},
-    {6, "batched_smem", "solutions", OUT_CHECKED, OK},
-    {7, "rolling_regs", "solutions", OUT_CHECKED, OK},
-    {8, "rolling_smem", "solutions", OUT_CHECKED, OK},
-    {9, "rolling_async", "solutions", OUT_CHECKED, OK},
-    {10, "padded", "solutions", OUT_CHECKED, OK},
-    {10, "index_major", "solutions", OUT_CHECKED, OK},
-    {11, "l2_prefetch", "solutions", OUT_CHECKED, OK},
-    {11, "short_ring", "solutions", OUT_CHECKED, OK},
-    {12, "bulk_ring", "solutions", OUT_CHECKED, OK},
-    {13, "coefficients", "solutions", OUT_CHECKED, OK},
-    {13, "lookup", "solutions", OUT_CHECKED, OK},
-    {15, "softmax", "solutions", OUT_CHECKED, OK},
+    {0, "saxpy", "solutions", OUT_CORRECT, OK},
+    {1, "shared_hog", "solutions", OUT_CORRECT, OK},
+    {1, "register_hog", "solutions", OUT_CORRECT, OK},
+    {2, "mapping", "solutions", OUT_CORRECT, OK},
+    {2, "transpose", "solutions", OUT_CORRECT, OK},
+    {3, "bank_conflicts", "solutions", OUT_CORRECT, OK},
+    {3, "matmul", "solutions", OUT_CORRECT, OK},
+    {4, "unroll", "solutions", OUT_CORRECT, OK},
+    {4, "vector_loads", "solutions", OUT_CORRECT, OK},
+    {5, "batched_regs", "solutions", OUT_CORRECT, OK},
+    {6, "batched_smem", "solutions", OUT_CORRECT, OK},
+    {7, "rolling_regs", "solutions", OUT_CORRECT, OK},
+    {8, "rolling_smem", "solutions", OUT_CORRECT, OK},
+    {9, "rolling_async", "solutions", OUT_CORRECT, OK},
+    {10, "padded", "solutions", OUT_CORRECT, OK},
+    {10, "index_major", "solutions", OUT_CORRECT, OK},
+    {11, "l2_prefetch", "solutions", OUT_CORRECT, OK},
+    {11, "short_ring", "solutions", OUT_CORRECT, OK},
+    {12, "bulk_ring", "solutions", OUT_CORRECT, OK},
+    {13, "coefficients", "solutions", OUT_CORRECT, OK},
+    {13, "lookup", "solutions", OUT_CORRECT, OK},
+    {15, "softmax", "solutions", OUT_CORRECT, OK},
     /* stubs: lesson 0's computes nothing; the others are slow but right,
      * some without their mechanism (MECHANISM), all correct. Baselines:
      * correct (they are the speed bar's trusted kernels). */
     {0, "saxpy", "exercises", OUT_WRONG, "left 1 of 1 output values unwritten"},
-    {0, "saxpy", BASE, OUT_CHECKED, OK},
+    {0, "saxpy", BASE, OUT_CORRECT, OK},
     {1, "shared_hog", "exercises", OUT_MECHANISM, OK},
     {1, "register_hog", "exercises", OUT_MECHANISM, OK},
     {1, "shared_hog", BASE, OUT_MECHANISM, OK},
     {1, "register_hog", BASE, OUT_MECHANISM, OK},
-    {2, "mapping", "exercises", OUT_CHECKED, OK},
+    {2, "mapping", "exercises", OUT_CORRECT, OK},
     {2, "transpose", "exercises", OUT_MECHANISM, OK},
-    {2, "mapping", BASE, OUT_CHECKED, OK},
+    {2, "mapping", BASE, OUT_CORRECT, OK},
     {2, "transpose", BASE, OUT_MECHANISM, OK},
-    {3, "bank_conflicts", "exercises", OUT_CHECKED, OK},
+    {3, "bank_conflicts", "exercises", OUT_CORRECT, OK},
     {3, "matmul", "exercises", OUT_MECHANISM, OK},
-    {3, "bank_conflicts", BASE, OUT_CHECKED, OK},
+    {3, "bank_conflicts", BASE, OUT_CORRECT, OK},
     {3, "matmul", BASE, OUT_MECHANISM, OK},
-    {4, "unroll", "exercises", OUT_CHECKED, OK},
+    {4, "unroll", "exercises", OUT_CORRECT, OK},
     {4, "vector_loads", "exercises", OUT_MECHANISM, OK},
-    {4, "unroll", BASE, OUT_CHECKED, OK},
+    {4, "unroll", BASE, OUT_CORRECT, OK},
     {4, "vector_loads", BASE, OUT_MECHANISM, OK},
-    {5, "batched_regs", "exercises", OUT_CHECKED, OK},
-    {5, "batched_regs", BASE, OUT_CHECKED, OK},
+    {5, "batched_regs", "exercises", OUT_CORRECT, OK},
+    {5, "batched_regs", BASE, OUT_CORRECT, OK},
     {6, "batched_smem", "exercises", OUT_MECHANISM, OK},
     {6, "batched_smem", BASE, OUT_MECHANISM, OK},
     {7, "rolling_regs", "exercises", OUT_MECHANISM, OK},
-    {7, "rolling_regs", BASE, OUT_CHECKED, OK},
+    {7, "rolling_regs", BASE, OUT_CORRECT, OK},
     {8, "rolling_smem", "exercises", OUT_MECHANISM, OK},
     {8, "rolling_smem", BASE, OUT_MECHANISM, OK},
     {9, "rolling_async", "exercises", OUT_MECHANISM, OK},
     {9, "rolling_async", BASE, OUT_MECHANISM, OK},
     {10, "padded", "exercises", OUT_MECHANISM, OK},
-    {10, "index_major", "exercises", OUT_CHECKED, OK},
+    {10, "index_major", "exercises", OUT_CORRECT, OK},
     {10, "padded", BASE, OUT_MECHANISM, OK},
     {10, "index_major", BASE, OUT_MECHANISM, OK},
     {11, "l2_prefetch", "exercises", OUT_MECHANISM, OK},
@@ -92,20 +95,25 @@ static const kernel_case cases[] = {
     {13, "lookup", "exercises", OUT_MECHANISM, OK},
     {13, "coefficients", BASE, OUT_MECHANISM, OK},
     {13, "lookup", BASE, OUT_MECHANISM, OK},
-    {15, "softmax", "exercises", OUT_CHECKED, OK},
-    {15, "softmax", BASE, OUT_CHECKED, OK},
-    /* tests/gpu: races are wrong on every run, hangs and faults named */
-    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG,
-     "The simulator saw a race: thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
+    {15, "softmax", "exercises", OUT_CORRECT, OK},
+    {15, "softmax", BASE, OUT_CORRECT, OK},
+    /* tests/gpu: races are RACE on every run, their values right or not;
+     * hangs and faults named */
+    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_RACE,
+     "thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
      "(st.shared.f32) that thread (0,0,0) read at line 33, with no __syncthreads()"},
-    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_WRONG,
+    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_RACE,
      "read shared memory at line 34 (ld.shared.f32) that thread (0,14,0) wrote at line 29, "
-     "with no __syncthreads()"},
-    {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_WRONG,
+     "with no __syncthreads()", NULL, "Here it computed 10700 of 10700 values wrong"},
+    /* a race whose values come out right is a RACE all the same */
+    {0, "saxpy", FIX "race_right_values", OUT_RACE,
+     "wrote shared memory at line 15 (st.shared.f32) that thread (0,0,0) read at line 16",
+     NULL, "Its results were right here"},
+    {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_RACE,
      "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
-    {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_WRONG,
+    {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_RACE,
      "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
-    {9, "rolling_async", GPU "races/async_wait_group_pdist", OUT_WRONG,
+    {9, "rolling_async", GPU "races/async_wait_group_pdist", OUT_RACE,
      "read shared memory at line 37 (ld.shared.f64) that an asynchronous copy issued at line 26"},
     {0, "saxpy", GPU "faulty/resources", OUT_RESOURCES, "__launch_bounds__"},
     {12, "bulk_ring", GPU "faulty/phase_never_completes", OUT_HANG,
@@ -119,11 +127,11 @@ static const kernel_case cases[] = {
     {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
      "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},
     {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},
-    {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CHECKED, OK},
-    {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CHECKED, OK},
-    {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CHECKED, OK},
+    {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CORRECT, OK},
+    {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CORRECT, OK},
+    {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CORRECT, OK},
     /* device printf, shown as a GPU run shows it; a failed assert named */
-    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CHECKED, OK,
+    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CORRECT, OK,
      " grid=1056 block=256\n"},
     {0, "saxpy", GPU "faulty/assert_fails", OUT_CRASH,
      "stopped itself (a failed assert, or a trap): assert(n % blockDim.x == 0) at"},
@@ -158,6 +166,8 @@ START_TEST(kernel_verdict)
                   c->name, c->dir, c->text, r.message);
     ck_assert_int_eq(r.simulated, strstr(c->text, "needs a GPU") == NULL);
     ck_assert_int_eq(r.correct, !strcmp(c->text, OK));
+    ck_assert_msg(!c->also || strstr(r.message, c->also), "lesson%d/%s in %s: '%s' not in: %s",
+                  c->lesson, c->name, c->dir, c->also, r.message);
     if (c->printed)
         ck_assert_msg(strstr(r.printed, c->printed), "lesson%d/%s in %s printed: %s", c->lesson,
                       c->name, c->dir, r.printed);
