@@ -558,6 +558,8 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             print_wrapped(f, line, "   ");
         }
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
+        if (r->sim_note[0])
+            print_wrapped(f, r->sim_note, "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");
         print_kernel_output(f, r);
