@@ -27,7 +27,13 @@ void grade_with_sim_note(const exercise *ex, const int *knobs, const grade_opts 
                          double timeout_s, result *r)
 {
     grade_in_child(ex, knobs, o, timeout_s, r);
-    if (!o->simulator || (r->outcome != OUT_WRONG && r->outcome != OUT_HANG))
+    if (r->outcome == OUT_WRONG || r->outcome == OUT_HANG)
+        sim_note_add(ex, knobs, o, r);
+}
+
+void sim_note_add(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
+{
+    if (!o->simulator)
         return;
     exercise_jobs J;
     exercise_jobs_make(&J, ex, knobs, o, NO_GPU_CC, JOB_STUDENT);

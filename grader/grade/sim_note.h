@@ -21,4 +21,9 @@
 void grade_with_sim_note(const exercise *ex, const int *knobs, const grade_opts *o,
                          double timeout_s, result *r);
 
+/* The note alone, whatever r's outcome: compile the student's file for
+ * sm_90, run it on o->simulator and, for a race or a hang, fill
+ * r->sim_note. Nothing when o->simulator is NULL. */
+void sim_note_add(const exercise *ex, const int *knobs, const grade_opts *o, result *r);
+
 #endif

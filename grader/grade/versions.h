@@ -26,6 +26,10 @@ typedef struct grade_opts {
                                     runs on it (sim_correctness.h); with one, a WRONG or
                                     a hang runs on it too, for its note (sim_note.h);
                                     NULL: neither */
+    const char *dump_outputs;    /* a folder: the student's output bytes of each
+                                    correctness run go to <dir>/size<N>-seed<S>.bin, on
+                                    the GPU and the simulator alike, to compare them bit
+                                    for bit; NULL: none */
 } grade_opts;
 
 /* What every command grades with unless told otherwise: the course at ".",

@@ -110,6 +110,17 @@ nogpu $GRADER check lesson3 --only bank_conflicts --student-dir $FIX/right >$o 2
 status "grader: all CORRECT" $? 3 $o
 nogpu $GRADER check lesson3 --student-dir $FIX/wrong_mechanism >$o 2>&1
 status "grader: a check fails" $? 1 $o
+# --dump-outputs: the simulator's output bytes of each run, by size and seed
+# (tests/gpu/sim-agreement-run.sh compares them with a GPU's).
+mkdir -p "$T/dump"
+nogpu $GRADER check lesson0 --only saxpy --solutions --seed 11 --dump-outputs "$T/dump" \
+    --json "$T/r.json" >$o 2>&1
+status "dump-outputs: correct" $? 3 $o
+if [ "$(stat -c %s "$T/dump/size1000-seed12.bin" 2>/dev/null)" = 4000 ]; then
+    pass=$((pass + 1))
+else
+    bad "dump-outputs: no size1000-seed12.bin of 4000 bytes" $o
+fi
 # A race the simulator sees fails, its values right or not, named by its lines.
 nogpu $GRADER check lesson0 --only saxpy --student-dir $FIX/race_right_values >$o 2>&1
 status "grader: a race" $? 1 $o

@@ -8,6 +8,8 @@
 #include "device_sim.h"
 #include "knobs.h"
 #include "nogpu.h"
+#include "fixture.h"
+#include "sim_note.h"
 #include "suites.h"
 
 typedef struct kernel_case {
@@ -177,12 +179,47 @@ START_TEST(kernel_verdict)
 }
 END_TEST
 
+/* Every tests/gpu fixture whose expect file names a sim_note: the note the
+ * GPU suite will look for is the one the simulator gives here (sim_note.h),
+ * so a GPU run checks the GPU's part and not our guess of the words. */
+static fixture fx[FIXTURE_MAX];
+static int nfx;
+
+START_TEST(fixture_sim_notes)
+{
+    nfx = fixtures_list(fx, FIXTURE_MAX);
+    int named = 0;
+    for (int i = 0; i < nfx; i++) {
+        const fixture *f = &fx[i];
+        if (!f->sim_note[0])
+            continue;
+        named++;
+        ck_assert_msg(!f->set[0], "%s: a sim_note with knobs set is not checked here", f->id);
+        const exercise *ex = find(f->lesson, f->exercise);
+        int knobs[MAX_KNOBS];
+        knob_defaults(ex, knobs);
+        grade_opts o;
+        grade_opts_defaults(&o);
+        o.student_dir = f->dir;
+        o.seed = 7;
+        o.simulator = &device_sim;
+        static result r;
+        memset(&r, 0, sizeof r);
+        sim_note_add(ex, knobs, &o, &r);
+        ck_assert_msg(strstr(r.sim_note, f->sim_note), "%s: '%s' not in the note: '%s'", f->id,
+                      f->sim_note, r.sim_note);
+    }
+    ck_assert_int_ge(named, 6);   /* the five races and the phase that never completes */
+}
+END_TEST
+
 Suite *sim_kernels_suite(void)
 {
     Suite *s = suite_create("sim_kernels");
     TCase *tc = tcase_create("verdicts");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, fixture_sim_notes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -6,7 +6,10 @@
  * (as the PTX simulator's does) or none.
  *
  *   CK_RUN_SUITE=sim_note build/tests/unit_tests */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "pipeline.h"
 #include "sim_note.h"
 #include "suites.h"
@@ -82,12 +85,75 @@ START_TEST(note_by_case)
 }
 END_TEST
 
+/* --dump-outputs (grade_opts.dump_outputs): each correctness run's output
+ * bytes, named by size and seed, so the GPU's and the simulator's can be
+ * compared bit for bit (tests/gpu/sim-agreement-run.sh). A wrong kernel's
+ * are written too (before the check that stops it). */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    static char buf[1 << 16];
+    *len = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(outputs_dumped)
+{
+    char dir[] = "/tmp/sim-note-dump-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    grade_opts o = host_opts();
+    o.dump_outputs = dir;
+    int knobs[MAX_KNOBS] = {0};
+    static result r;
+    static const struct {
+        const char *file;
+        size_t bytes;
+    } right_files[] = {{"size1-seed42.bin", 4}, {"size100-seed43.bin", 400},
+                       {"size1000-seed44.bin", 4000}};
+    use_kernels(&t_axpy, right);
+    grade_with_sim_note(&t_axpy, knobs, &o, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_PASS);
+    char path[256], first[4000];
+    size_t len = 0;
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, right_files[i].file);
+        ck_assert_msg(read_all(path, &len), "no %s", path);
+        ck_assert_uint_eq(len, right_files[i].bytes);
+        if (i == 1)
+            memcpy(first, read_all(path, &len), len);
+        unlink(path);
+    }
+    /* The same seed, the same bytes; a wrong kernel's differ, at its one size. */
+    use_kernels(&t_axpy, wrong);
+    grade_with_sim_note(&t_axpy, knobs, &o, 20, &r);
+    ck_assert_int_eq(r.outcome, OUT_WRONG);
+    snprintf(path, sizeof path, "%s/size100-seed43.bin", dir);
+    ck_assert_ptr_null(read_all(path, &len));
+    snprintf(path, sizeof path, "%s/size1-seed42.bin", dir);
+    ck_assert_ptr_nonnull(read_all(path, &len));
+    unlink(path);
+    use_kernels(&t_axpy, right);
+    grade_with_sim_note(&t_axpy, knobs, &o, 20, &r);
+    snprintf(path, sizeof path, "%s/size100-seed43.bin", dir);
+    ck_assert_int_eq(memcmp(read_all(path, &len), first, 400), 0);
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, right_files[i].file);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+END_TEST
+
 Suite *sim_note_suite(void)
 {
     Suite *s = suite_create("sim_note");
     TCase *tc = tcase_create("notes");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, note_by_case, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, outputs_dumped);
     suite_add_tcase(s, tc);
     return s;
 }
