@@ -148,17 +148,26 @@ static const exercise *find(int lesson, const char *name)
     return NULL;
 }
 
+/* lessonN/name in student folder `dir` at its default knobs, seed 7, on
+ * the simulator: the exercise, its knobs and the options. */
+static const exercise *on_sim(int lesson, const char *name, const char *dir,
+                              int knobs[MAX_KNOBS], grade_opts *o)
+{
+    const exercise *ex = find(lesson, name);
+    knob_defaults(ex, knobs);
+    grade_opts_defaults(o);
+    o->student_dir = dir;
+    o->seed = 7;
+    o->simulator = &device_sim;
+    return ex;
+}
+
 START_TEST(kernel_verdict)
 {
     const kernel_case *c = &cases[_i];
-    const exercise *ex = find(c->lesson, c->name);
     int knobs[MAX_KNOBS];
-    knob_defaults(ex, knobs);
     grade_opts o;
-    grade_opts_defaults(&o);
-    o.student_dir = c->dir;
-    o.seed = 7;
-    o.simulator = &device_sim;
+    const exercise *ex = on_sim(c->lesson, c->name, c->dir, knobs, &o);
     o.launch_timeout_s = 2;   /* the endless loop's HANG; every other launch takes < 1 s */
     static result r;
     check_without_gpu(ex, knobs, &o, &r);
@@ -195,14 +204,9 @@ START_TEST(fixture_sim_notes)
             continue;
         named++;
         ck_assert_msg(!f->set[0], "%s: a sim_note with knobs set is not checked here", f->id);
-        const exercise *ex = find(f->lesson, f->exercise);
         int knobs[MAX_KNOBS];
-        knob_defaults(ex, knobs);
         grade_opts o;
-        grade_opts_defaults(&o);
-        o.student_dir = f->dir;
-        o.seed = 7;
-        o.simulator = &device_sim;
+        const exercise *ex = on_sim(f->lesson, f->exercise, f->dir, knobs, &o);
         static result r;
         memset(&r, 0, sizeof r);
         sim_note_add(ex, knobs, &o, &r);

@@ -153,7 +153,9 @@ Suite *sim_note_suite(void)
     TCase *tc = tcase_create("notes");
     tcase_set_timeout(tc, 60);
     tcase_add_loop_test(tc, note_by_case, 0, (int)(sizeof cases / sizeof *cases));
-    tcase_add_test(tc, outputs_dumped);
     suite_add_tcase(s, tc);
+    TCase *dumps = tcase_create("dumps");
+    tcase_add_test(dumps, outputs_dumped);
+    suite_add_tcase(s, dumps);
     return s;
 }
