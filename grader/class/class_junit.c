@@ -13,9 +13,10 @@ static enum junit_kind kind_of(enum outcome o)
         return JU_PASS;
     switch (o) {
     case OUT_CHECKED:
+    case OUT_CORRECT:
     case OUT_NO_GPU:
     case OUT_UNSUPPORTED:
-        return JU_SKIPPED;     /* not judged here: no GPU, or too old a GPU */
+        return JU_SKIPPED;     /* not judged here: no GPU (speed), or too old a GPU */
     case OUT_INTERNAL:
     case OUT_NOT_RUN:
         return JU_ERROR;       /* the grader's fault, or the time budget: not the kernel's */

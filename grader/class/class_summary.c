@@ -20,7 +20,7 @@ static void count(const class_run *run, int i, tally *t)
         const class_cell *c = &run->st[s].cell[i];
         if (!class_graded(&run->st[s]))
             continue;
-        if (c->outcome == OUT_CHECKED || c->outcome == OUT_NO_GPU)
+        if (outcome_holds_without_gpu(c->outcome) || c->outcome == OUT_NO_GPU)
             t->checked++;
         else if (c->outcome != OUT_UNSUPPORTED)
             t->judged++;

@@ -211,7 +211,8 @@ void reason_of(const result *r, char *out, size_t len)
 
 int class_counts_as_failure(enum outcome o)
 {
-    return !outcome_is_pass(o) && o != OUT_CHECKED && o != OUT_NO_GPU && o != OUT_UNSUPPORTED;
+    return !outcome_is_pass(o) && !outcome_holds_without_gpu(o) && o != OUT_NO_GPU &&
+           o != OUT_UNSUPPORTED;
 }
 
 /* The temporary file of each open output: a unique name beside it, so that

@@ -98,14 +98,19 @@ int cli_parse_args(int argc, char **argv, options *o)
                  "works; read before grading it (lesson 10 grades its bank\n"
                  "conflicts)"},
         {.name = "--no-gpu", .kind = OPTION_FLAG, .flag = &o->no_gpu,
-         .help = "check without running, as on a machine without a GPU:\n"
-                 "compile, resources, occupancy, mechanism checks"},
+         .help = "check as on a machine without a GPU: compile, resources,\n"
+                 "occupancy, mechanism checks, correctness on the PTX\n"
+                 "simulator"},
         {.name = "--progress", .kind = OPTION_STRING, .arg = "FILE", .string = &o->progress,
          .help = "record the results of grading exercises/ in FILE (make\n"
                  "check passes .progress); with `progress`, the file to show"},
         /* For the tests: stop watching after N gradings; poll, not inotify. */
         {.name = "--watch-rounds", .kind = OPTION_INT, .arg = "N", .integer = &o->watch.rounds},
         {.name = "--watch-poll", .kind = OPTION_FLAG, .flag = &o->watch.poll},
+        /* For tests/gpu/sim-agreement-run.sh: each correctness run's output
+         * bytes, GPU and simulator alike (grade_opts.dump_outputs). */
+        {.name = "--dump-outputs", .kind = OPTION_STRING, .arg = "DIR",
+         .string = &o->g.dump_outputs},
         {0},
     };
     option_command c = {.opts = opts, .word = read_word, .ctx = o, .synopsis = synopsis,

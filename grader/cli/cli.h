@@ -35,7 +35,7 @@ enum exit_status {
                           mechanism check that does not hold */
     EXIT_USAGE = 2,    /* the command line was wrong: nothing was graded */
     EXIT_CHECKED = 3,  /* no GPU, and everything checkable without one holds (every
-                          exercise CHECKED): correctness and speed were not judged */
+                          exercise CHECKED or CORRECT): speed was not judged */
 };
 
 typedef struct options {

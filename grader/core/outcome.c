@@ -20,6 +20,8 @@ const char *outcome_word(enum outcome o)
     case OUT_REFUSED: return "REFUSED";
     case OUT_TOO_FAST: return "TOO FAST";
     case OUT_CHECKED: return "CHECKED";
+    case OUT_CORRECT: return "CORRECT";
+    case OUT_RACE: return "RACE";
     case OUT_NOT_RUN: break;
     }
     return "NOT RUN";
@@ -28,6 +30,11 @@ const char *outcome_word(enum outcome o)
 int outcome_is_pass(enum outcome o)
 {
     return o == OUT_PASS || o == OUT_PASS_UNTIMED;
+}
+
+int outcome_holds_without_gpu(enum outcome o)
+{
+    return o == OUT_CHECKED || o == OUT_CORRECT;
 }
 
 const char *variant_name(enum variant v)

@@ -31,12 +31,21 @@ enum outcome {
     OUT_REFUSED,        /* the file breaks a rule checked before anything runs:
                            an include outside the toolkit, writable device globals */
     OUT_TOO_FAST,       /* timed faster than the memory can deliver its bytes */
-    OUT_CHECKED         /* no GPU: compiled, and every mechanism check that needs
+    OUT_CHECKED,        /* no GPU: compiled, and every mechanism check that needs
                            no GPU holds; correctness and speed not judged */
+    OUT_CORRECT,        /* no GPU: as CHECKED, and right on the PTX simulator at every
+                           size it ran (sim_correctness.h); speed not judged */
+    OUT_RACE            /* the PTX simulator saw a race: an access to bytes a copy in
+                           flight or another warp may still write (its two lines), whether
+                           or not the values came out wrong this time */
 };
 
 const char *outcome_word(enum outcome o);   /* "PASS", "SLOW", ... */
 int outcome_is_pass(enum outcome o);
+/* 1 for what a run without a GPU can say at best: CHECKED (everything
+ * checkable holds) or CORRECT (that, and right on the PTX simulator).
+ * Neither is a pass: speed needs a GPU. */
+int outcome_holds_without_gpu(enum outcome o);
 
 /* The three versions of an exercise's kernel. */
 enum variant { V_BASELINE = 0, V_STUDENT = 1, V_SOLUTION = 2, N_VARIANTS = 3 };
@@ -131,6 +140,14 @@ typedef struct result {
     int simulated;          /* 1: without a GPU, its correctness was judged on the PTX
                                simulator (sim_correctness.h): correct, or the outcome
                                says what the run found */
+    char race[400];         /* the race the PTX simulator saw, naming both lines (the
+                               device's race(), device.h); "": none */
+    char sim_note[1024];    /* with a GPU, what the PTX simulator found in a kernel the
+                               GPU found WRONG or hung (sim_note.h): the race or the
+                               barrier, "On the PTX simulator: ..."; "": nothing */
+    char sim_said[512];     /* without a GPU, the simulator's run as one sentence: "Correct
+                               on the PTX simulator (...)", or why correctness needs a GPU
+                               (an instruction it does not run); "": it did not run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
     ncu_evidence ncu;
 } result;

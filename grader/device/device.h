@@ -123,6 +123,11 @@ typedef struct device_ops {
     /* Wait for the device, so what kernels printed reaches stdout (device
      * printf is delivered at synchronisation points). May be NULL. */
     void (*sync)(void);
+
+    /* The first race a launch of this process saw, as one sentence naming
+     * both accesses by their lines; "" when none. NULL: the device cannot
+     * see races (a GPU); the PTX simulator can (device_sim.h). */
+    const char *(*race)(void);
 } device_ops;
 
 extern const device_ops device_cuda;

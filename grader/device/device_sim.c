@@ -171,4 +171,5 @@ const device_ops device_sim = {
     .unlike = host_memory_unlike,
     .constant_slot = sim_constant_slot,
     .launch = simdev_launch,
+    .race = device_sim_race,
 };

@@ -68,6 +68,12 @@ void check_inputs(grade_ctx *g, enum variant v, const instance *I, const dev_set
                   const char *when);
 void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
                    const char *when, const char *extra);
+/* With o->dump_outputs set: read back the student's outputs of the run of
+ * I (`size`, `seed`) and write their bytes, every output in argument order,
+ * to <dir>/size<size>-seed<seed>.bin (versions.h). A file that cannot be
+ * written ends the child (INTERNAL): the comparison would be wrong. */
+void dump_outputs(grade_ctx *g, instance *I, const dev_set *d, size_t size,
+                  unsigned long long seed);
 
 /* Every version once on every correctness size, from a poisoned output,
  * each run checked (guards, inputs, outputs); the student's kernel first. */

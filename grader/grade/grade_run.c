@@ -209,6 +209,27 @@ void check_outputs(grade_ctx *g, enum variant v, instance *I, const dev_set *d,
                rep.unwritten, g->ex->atol, g->ex->rtol, g->r->seed, extra, blame(v));
 }
 
+void dump_outputs(grade_ctx *g, instance *I, const dev_set *d, size_t size,
+                  unsigned long long seed)
+{
+    if (!g->o->dump_outputs)
+        return;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/size%zu-seed%llu.bin", g->o->dump_outputs, size, seed);
+    dev_set_download(g->D, d, I);
+    FILE *f = fopen(path, "wb");
+    int ok = f != NULL;
+    for (int b = 0; ok && b < I->nbufs; b++)
+        if (I->bufs[b].is_output)
+            ok = fwrite(I->bufs[b].host, elem_size(I->bufs[b].type), I->bufs[b].count, f) ==
+                 I->bufs[b].count;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        child_fail(OUT_INTERNAL, NULL, "Could not write the outputs to %s (--dump-outputs).",
+                   path);
+}
+
 void check_correctness(grade_ctx *g)
 {
     /* The student's kernel first: its failure is the one to report. One
@@ -239,6 +260,8 @@ void check_correctness(grade_ctx *g)
             set_stage("checking %s at size %zu", variant_name(v), size);
             check_guards(g, v, &I, &d, when);
             check_inputs(g, v, &I, &d, when);
+            if (v == V_STUDENT)
+                dump_outputs(g, &I, &d, size, g->r->seed + (unsigned)s);
             check_outputs(g, v, &I, &d, when, NULL);
         }
         dev_set_free(g->D, &d);

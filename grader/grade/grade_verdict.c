@@ -42,7 +42,8 @@ enum outcome verdict_decide(const exercise *ex, const result *r)
     if (r->stopped != OUT_NOT_RUN)
         return r->stopped;
     if (r->no_gpu)
-        return mechanism ? OUT_MECHANISM : OUT_CHECKED;
+        return mechanism ? OUT_MECHANISM : r->simulated && r->correct ? OUT_CORRECT
+                                                                      : OUT_CHECKED;
     if (!r->correct)
         return OUT_INTERNAL;
     if (mechanism || verdict_ncu_conflicts(ex, r))
@@ -95,25 +96,34 @@ static void speed_clause(const exercise *ex, const result *r, char *buf, size_t 
     }
 }
 
-/* Without a GPU: what the compile and the mechanism checks showed. */
-static void say_no_gpu(const exercise *ex, result *r, int failed)
+/* Without a GPU: what the compile, the mechanism checks and the simulator
+ * (r->sim_said, "" when it did not run) showed. */
+static void say_no_gpu(const exercise *ex, result *r, enum outcome o, int failed)
 {
-    int n = 0;
+    int n = 0, sim = r->sim_on != 0;
     while (n < MAX_CHECKS && ex->checks[n].kind != CHECK_NONE)
         n++;
+    const char *said = r->sim_said, *gap = said[0] ? " " : "";
+    char what[64];
+    snprintf(what, sizeof what, n == 1 ? "mechanism check holds" : "%d mechanism checks hold",
+             n);
     if (failed >= 0) {
-        result_say(r, OUT_MECHANISM, "Your kernel compiles, but %s. %s", r->checks[failed].what,
-                   NOGPU_NOT_JUDGED[r->sim_on != 0]);
+        result_say(r, OUT_MECHANISM, "Your kernel compiles, but %s. %s%s%s",
+                   r->checks[failed].what, said, gap, NOGPU_NOT_JUDGED[sim]);
         snprintf(r->failed_check, sizeof r->failed_check, "%s", ex->checks[failed].why);
+    } else if (o == OUT_CORRECT) {
+        if (n == 0)
+            result_say(r, o, "%s Your kernel compiles for sm_90; its exercise has no "
+                       "mechanism check. %s", said, NOGPU_CORRECT);
+        else
+            result_say(r, o, "%s Your kernel compiles for sm_90, and its %s (listed below). "
+                       "%s", said, what, NOGPU_CORRECT);
     } else if (n == 0) {
-        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90. %s",
-                   NOGPU_NO_CHECKS[r->sim_on != 0]);
+        result_say(r, o, "Your kernel compiles for sm_90. %s%s%s", NOGPU_NO_CHECKS[sim], gap,
+                   said);
     } else {
-        char what[64];
-        snprintf(what, sizeof what, n == 1 ? "mechanism check holds" :
-                 "%d mechanism checks hold", n);
-        result_say(r, OUT_CHECKED, "Your kernel compiles for sm_90, and its %s (listed "
-                   "below). %s", what, NOGPU_CHECKS_HOLD[r->sim_on != 0]);
+        result_say(r, o, "Your kernel compiles for sm_90, and its %s (listed below). %s%s%s",
+                   what, NOGPU_CHECKS_HOLD[sim], gap, said);
     }
 }
 
@@ -173,7 +183,7 @@ void verdict_say(const exercise *ex, result *r)
     if (r->stopped != OUT_NOT_RUN)
         r->outcome = o;    /* its message is the stop's own */
     else if (r->no_gpu)
-        say_no_gpu(ex, r, failed);
+        say_no_gpu(ex, r, o, failed);
     else if (o == OUT_INTERNAL)
         result_say(r, o, "Grading reached its verdict without knowing whether your kernel is "
                    "correct. This is a bug in the grader, not in your kernel; please report "

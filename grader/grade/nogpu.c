@@ -114,8 +114,8 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
                     snprintf(r->checks[i].what + strlen(r->checks[i].what),
                              sizeof r->checks[i].what - strlen(r->checks[i].what),
                              " (whether it carries the data needs a GPU: not judged)");
-            verdict_say(ex, r);
             simulate_correctness(ex, knobs, o, &c, r);
+            verdict_say(ex, r);
         }
     }
     compiled_free(&c);

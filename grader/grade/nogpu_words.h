@@ -17,17 +17,24 @@ extern const char NOGPU_HEADER_FMT[];
  * a pass, and what the simulator's verdicts mean. */
 extern const char NOGPU_CANNOT_TELL[];
 
+/* Closing a CORRECT message (the simulator's sentence, the checks): not
+ * a pass, speed needs a GPU. */
+extern const char NOGPU_CORRECT[];
+
 /* Closing a message that failed a mechanism check (after its reason). */
 extern const char *const NOGPU_NOT_JUDGED[2];
 
-/* An exercise with no mechanism check: nothing the compiler shows tells a
- * finished kernel from the untouched stub. */
+/* A CHECKED exercise with no mechanism check: nothing the compiler shows
+ * tells a finished kernel from the untouched stub ([1]: and the simulator
+ * could not run it). */
 extern const char *const NOGPU_NO_CHECKS[2];
 
-/* After "its N mechanism checks hold (listed below).". */
+/* After "its N mechanism checks hold (listed below)." in a CHECKED
+ * message. */
 extern const char *const NOGPU_CHECKS_HOLD[2];
 
-/* The summary's last line when some were CHECKED, and when none was. */
+/* The summary's last line when some were CHECKED or CORRECT, and when none
+ * was. */
 extern const char *const NOGPU_SUMMARY_CHECKED[2];
 extern const char *const NOGPU_SUMMARY[2];
 

@@ -8,6 +8,12 @@
 #include "kernel_output.h"
 #include "grade_internal.h"
 #include "sim_correctness.h"
+#include "verify.h"
+
+/* How to order the two accesses of a race, for both of its kinds. */
+#define RACE_FIX "Make the reading thread wait for the write: a __syncthreads() between " \
+    "the two accesses of shared memory, or the wait that covers an asynchronous copy " \
+    "(its cp.async group, or its mbarrier phase) before touching its bytes."
 
 struct sim_job {
     const exercise *ex;
@@ -26,6 +32,36 @@ static int sim_sizes(const exercise *ex, size_t out[MAX_SIZES])
         if (ex->check_sizes[s] <= SIM_DEFAULT_MAX_SIZE)
             out[n++] = ex->check_sizes[s];
     return n;
+}
+
+/* The race g's device saw ("" when none, or when it cannot see races). */
+static const char *race_seen(const grade_ctx *g)
+{
+    return g->D->race ? g->D->race() : "";
+}
+
+/* End the run as RACE: the simulator saw an access that a copy in flight
+ * or another warp may still write (the device's race()), after the launch of
+ * size `when`. Its values are checked too, so the message says whether the
+ * race already made them wrong here; RACE either way, since on a GPU the
+ * order, and so the values, change from launch to launch. */
+_Noreturn static void race_found(grade_ctx *g, instance *I, const dev_set *d,
+                                 const char *when)
+{
+    mismatch_report rep;
+    snprintf(g->r->race, sizeof g->r->race, "%s", race_seen(g));
+    dev_set_download(g->D, d, I);
+    if (verify_outputs(I, g->ex->rtol, g->ex->atol, &rep) != 0)
+        child_fail(OUT_RACE, rep.text, "Your kernel has a race (%s): %s. Here it computed "
+                   "%zu of %zu values wrong (%zu never written): the access came on the wrong "
+                   "side of the other. On a GPU which comes first changes from launch to "
+                   "launch, so the results do too. %s", when, g->r->race, rep.wrong,
+                   rep.checked, rep.unwritten, RACE_FIX);
+    child_fail(OUT_RACE, NULL, "Your kernel has a race (%s): %s. Its results were right "
+               "here; still, on a GPU which of the two comes first changes from launch to "
+               "launch, so whatever depends on that access is right in some launches and "
+               "wrong in others. %s", when,
+               g->r->race, RACE_FIX);
 }
 
 static void simulate(void *arg, result *r)
@@ -73,17 +109,10 @@ static void simulate(void *arg, result *r)
         set_stage("checking your kernel at size %zu", sizes[s]);
         check_guards(&g, V_STUDENT, &I, &d, when);
         check_inputs(&g, V_STUDENT, &I, &d, when);
-        char race[600] = "";
-        if (device_sim_race()[0])
-            snprintf(race, sizeof race, " The simulator saw a race: %s.", device_sim_race());
-        check_outputs(&g, V_STUDENT, &I, &d, when, race);
-        if (race[0])
-            child_fail(OUT_WRONG, NULL, "Your kernel has a race (%s): %s. Its results were "
-                       "right here, but on a GPU the copy may land before or after that "
-                       "access, so they depend on timing: right in most launches, wrong in "
-                       "some. Make the thread wait for the copy (the wait that covers its "
-                       "group, or its mbarrier phase) before touching those bytes.", when,
-                       device_sim_race());
+        dump_outputs(&g, &I, &d, sizes[s], j->o->seed + (unsigned)s);
+        if (race_seen(&g)[0])
+            race_found(&g, &I, &d, when);
+        check_outputs(&g, V_STUDENT, &I, &d, when, NULL);
         dev_set_free(g.D, &d);
         instance_free(&I);
     }
@@ -95,17 +124,22 @@ static void simulate(void *arg, result *r)
              t_sim > 0 ? insns / t_sim : 0, t_ref);
 }
 
+void simulate_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
+                       const compiled *c, double timeout_s, result *sr)
+{
+    struct sim_job j = {.ex = ex, .knobs = knobs, .o = o, .c = c};
+    run_in_child(simulate, &j, timeout_s, sr);
+}
+
 void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts *o,
                           const compiled *c, result *r)
 {
-    if (!o->simulator || (r->outcome != OUT_CHECKED && r->outcome != OUT_MECHANISM))
+    if (!o->simulator || r->stopped != OUT_NOT_RUN)
         return;
     static result sr;
-    struct sim_job j = {.ex = ex, .knobs = knobs, .o = o, .c = c};
     double t0 = now_s();
-    run_in_child(simulate, &j, 60, &sr);
+    simulate_in_child(ex, knobs, o, c, 60, &sr);
     double secs = now_s() - t0;
-    size_t len = strlen(r->message);
     r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
     /* what the first launch printed, shown as a GPU run shows it */
     memcpy(r->printed, sr.printed, sizeof r->printed);
@@ -113,17 +147,15 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     r->printed_bytes = sr.printed_bytes;
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
-        snprintf(r->message + len, sizeof r->message - len, " Correct on the PTX simulator "
-                 "(%s; %.2f s in all): its results match the reference. Speed needs a GPU.",
-                 sr.message, secs);
-        return;
+        snprintf(r->sim_said, sizeof r->sim_said, "Correct on the PTX simulator (%.300s; "
+                 "%.2f s in all): its results match the reference.", sr.message, secs);
+    } else if (sr.outcome == OUT_CHECKED) {
+        snprintf(r->sim_said, sizeof r->sim_said, "%.500s", sr.message);
+    } else {
+        /* WRONG, CRASH, HANG, RACE, INTERNAL: a stop, in the run's own words */
+        r->stopped = sr.outcome;
+        snprintf(r->race, sizeof r->race, "%s", sr.race);
+        snprintf(r->message, sizeof r->message, "%s", sr.message);
+        snprintf(r->detail, sizeof r->detail, "%s", sr.detail);
     }
-    if (sr.outcome == OUT_CHECKED) {
-        snprintf(r->message + len, sizeof r->message - len, " %s", sr.message);
-        return;
-    }
-    /* WRONG, CRASH, HANG, INTERNAL: the run's own verdict and words */
-    r->outcome = r->stopped = sr.outcome;
-    snprintf(r->message, sizeof r->message, "%s", sr.message);
-    snprintf(r->detail, sizeof r->detail, "%s", sr.detail);
 }

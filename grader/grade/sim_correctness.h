@@ -3,23 +3,33 @@
  * Where there is no GPU, `make check` runs the student's kernel (the PTX
  * NVRTC made for sm_90) on the simulator (device_sim.h) at the spec's
  * sim_sizes, in a child, through the same launch and checks as a GPU run
- * (grade_run.c: poison, guards, inputs, outputs): the same messages. The
- * result then says, in r->outcome and r->message:
- *   - correct: the checked outcome stands (CHECKED or MECHANISM) with
- *     r->correct = 1 and "speed needs a GPU";
- *   - WRONG, CRASH (an access outside every buffer, with its line) or HANG
- *     (which barrier or mbarrier phase), as on a GPU;
- *   - an instruction the simulator does not run: CHECKED as before, with
- *     what stopped it ("needs a GPU"), never a verdict. */
+ * (grade_run.c: poison, guards, inputs, outputs): the same messages. It
+ * fills facts of r for verdict_decide (verdict.h), which decides after it:
+ *   - correct: r->simulated, r->correct and r->sim_said ("Correct on the
+ *     PTX simulator (...)"): CORRECT, or MECHANISM when a check fails;
+ *   - WRONG, CRASH (an access outside every buffer, with its line), HANG
+ *     (which barrier or mbarrier phase) or RACE (a race's two lines, the
+ *     values right or not): r->stopped and the run's own message;
+ *   - an instruction the simulator does not run: r->sim_said says which
+ *     ("needs a GPU"), r->simulated stays 0: CHECKED, never a verdict. */
 #ifndef GRADER_SIM_CORRECTNESS_H
 #define GRADER_SIM_CORRECTNESS_H
 
 #include "compiled.h"
 #include "grade.h"
 
-/* Run the student's compiled kernel `c` on o->simulator and fold what it
- * found into r (filled by check_without_gpu). Does nothing unless r is
- * CHECKED or MECHANISM and o->simulator is set. */
+/* Run the student's compiled kernel `c` on o->simulator at ex's sim sizes,
+ * in a child of at most timeout_s seconds, into sr: OUT_PASS (correct, its
+ * message the run's figures), OUT_CHECKED (it could not run the kernel:
+ * why), or the run's stop (WRONG, CRASH, HANG, RACE with sr->race, ...) in
+ * its own words. The one run both uses share (here and sim_note.h). */
+void simulate_in_child(const exercise *ex, const int *knobs, const grade_opts *o,
+                       const compiled *c, double timeout_s, result *sr);
+
+/* Run the student's compiled kernel `c` on o->simulator and record what it
+ * found in r's facts (above; r filled by check_without_gpu, before
+ * verdict_say). Does nothing when o->simulator is NULL or r already
+ * stopped. */
 void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts *o,
                           const compiled *c, result *r);
 

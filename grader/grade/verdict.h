@@ -8,7 +8,10 @@
  *   1. grading stopped (r->stopped): the kernel did not compile, was refused
  *      or missing, gave a wrong answer, crashed, hung, asked for too much, was
  *      TOO FAST; the GPU was missing or too old; the course was at fault
- *   2. no GPU (r->no_gpu): MECHANISM when a check fails, else CHECKED
+ *   2. no GPU (r->no_gpu): MECHANISM when a check fails, else CORRECT when
+ *      the PTX simulator ran the kernel and found it right (r->simulated,
+ *      r->correct), else CHECKED. The simulator's WRONG, CRASH, HANG and
+ *      RACE are stops (1.)
  *   3. correctness not established: INTERNAL (a grader bug, never a pass)
  *   4. a mechanism missing: a check in r->checks[] in state CS_FAILS, or
  *      Nsight Compute's bank conflicts over the reference's (exercises with
@@ -20,7 +23,8 @@
  *   6. PASS when the measure clears the bar, else SLOW
  *
  * grade.c fills the facts as grading goes and calls verdict_say once;
- * nogpu.c does the same without a GPU. */
+ * nogpu.c does the same without a GPU, after the simulator's run
+ * (sim_correctness.h) has filled its facts. */
 #ifndef GRADER_VERDICT_H
 #define GRADER_VERDICT_H
 

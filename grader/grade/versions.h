@@ -22,8 +22,14 @@ typedef struct grade_opts {
     const struct device_ops *device; /* NULL: the GPU, through CUDA (device.h) */
     const ncu_evidence *ncu;     /* what Nsight Compute counted before grading; NULL: not
                                     run (make check NCU=1 runs it) */
-    const struct device_ops *simulator; /* no GPU: run correctness on this device (the PTX
-                                    simulator, sim_correctness.h); NULL: do not */
+    const struct device_ops *simulator; /* the PTX simulator: without a GPU, correctness
+                                    runs on it (sim_correctness.h); with one, a WRONG or
+                                    a hang runs on it too, for its note (sim_note.h);
+                                    NULL: neither */
+    const char *dump_outputs;    /* a folder: the student's output bytes of each
+                                    correctness run go to <dir>/size<N>-seed<S>.bin, on
+                                    the GPU and the simulator alike, to compare them bit
+                                    for bit; NULL: none */
 } grade_opts;
 
 /* What every command grades with unless told otherwise: the course at ".",

@@ -104,8 +104,8 @@ static progress_entry *find(progress *p, const char *id, const char *gpu, int be
 static int verdict_rank(const char *v)
 {
     static const char *const order[] = {
-        "COMPILE", "MISSING", "REFUSED", "CRASH", "HANG", "RESOURCES", "WRONG", "TOO FAST",
-        "MECHANISM", "SLOW", "CHECKED", "PASS*", "PASS", NULL,
+        "COMPILE", "MISSING", "REFUSED", "CRASH", "HANG", "RACE", "RESOURCES", "WRONG",
+        "TOO FAST", "MECHANISM", "SLOW", "CHECKED", "CORRECT", "PASS*", "PASS", NULL,
     };
     for (int i = 0; order[i]; i++)
         if (!strcmp(order[i], v))
@@ -133,7 +133,8 @@ int progress_update(progress *p, const graded *g, int n, time_t when)
         if (ex->demo || verdict_rank(now.verdict) == 0 || (!r->no_gpu && !r->gpu[0]))
             continue;
         snprintf(now.id, sizeof now.id, "lesson%d/%s", ex->lesson, ex->name);
-        snprintf(now.gpu, sizeof now.gpu, "%s", r->no_gpu ? PROGRESS_NO_GPU : r->gpu);
+        snprintf(now.gpu, sizeof now.gpu, "%s", r->simulated ? PROGRESS_SIMULATED
+                                                : r->no_gpu ? PROGRESS_NO_GPU : r->gpu);
         now.speedup = r->timed && r->speedup == r->speedup ? r->speedup : 0;
         snprintf(now.date, sizeof now.date, "%s", date);
         knob_text(ex, r->knobs, now.knobs, sizeof now.knobs);
@@ -183,8 +184,9 @@ int progress_save(const char *path, const progress *p)
 #define BOLD "\033[1m"
 #define RESET "\033[0m"
 
-/* CHECKED: tried only without a GPU, where every check held; shown as
- * tried, but "next" moves past it, since without a GPU it is done. */
+/* CHECKED: tried only without a GPU, where every check held (and, CORRECT,
+ * the simulator found it right); shown as tried, but "next" moves past it,
+ * since without a GPU it is done. */
 enum status { ST_NOT_TRIED, ST_TRIED, ST_CHECKED, ST_PASSED };
 
 static int is_pass(const char *verdict)
@@ -199,9 +201,10 @@ static enum status status_of(const progress *p, const char *id)
         const progress_entry *e = &p->e[i];
         if (strcmp(e->id, id))
             continue;
-        if (e->best && is_pass(e->verdict) && strcmp(e->gpu, PROGRESS_NO_GPU))
+        if (e->best && is_pass(e->verdict) && strcmp(e->gpu, PROGRESS_NO_GPU) &&
+            strcmp(e->gpu, PROGRESS_SIMULATED))
             return ST_PASSED;
-        if (e->best && !strcmp(e->verdict, "CHECKED"))
+        if (e->best && (!strcmp(e->verdict, "CHECKED") || !strcmp(e->verdict, "CORRECT")))
             st = ST_CHECKED;
         else if (st == ST_NOT_TRIED)
             st = ST_TRIED;
@@ -253,6 +256,9 @@ static void gpu_text(const progress_entry *best, const progress_entry *latest, c
         return;
     if (!strcmp(best->gpu, PROGRESS_NO_GPU))
         n += snprintf(buf + n, len - (size_t)n, " without a GPU, %s", last->date);
+    else if (!strcmp(best->gpu, PROGRESS_SIMULATED))
+        n += snprintf(buf + n, len - (size_t)n, " on the PTX simulator (no GPU), %s",
+                      last->date);
     else
         n += snprintf(buf + n, len - (size_t)n, " on %s, %s", best->gpu, last->date);
     /* Knobs only where the best result used other values than the defaults. */
@@ -318,8 +324,9 @@ static void print_exercise(FILE *f, const progress *p, const exercise *ex, int n
     fprintf(f, "\n");
 }
 
-/* The first exercise in course order neither passed nor CHECKED; else the
- * first CHECKED one (to grade on a GPU); NULL when all passed. */
+/* The first exercise in course order neither passed nor CHECKED (or
+ * CORRECT); else the first of those (to grade on a GPU); NULL when all
+ * passed. */
 static const exercise *next_exercise(const progress *p, int *checked)
 {
     static const exercise *all[256];
@@ -347,8 +354,8 @@ void progress_print(FILE *f, const progress *p, const char *student_dir, int col
     fprintf(f, "%sCourse map: %d of %d exercises passed, %d tried, %d not tried.%s\n",
             color ? BOLD : "", passed, total, tried, total - passed - tried, color ? RESET : "");
     if (checked)
-        fprintf(f, "%d of the tried ones CHECKED without a GPU (compile, mechanism checks "
-                "hold).\n", checked);
+        fprintf(f, "%d of the tried ones CHECKED or CORRECT without a GPU (speed needs a "
+                "GPU).\n", checked);
     fprintf(f, "\n");
     int namew = 8;
     static const exercise *all[256];
@@ -375,8 +382,8 @@ void progress_print(FILE *f, const progress *p, const char *student_dir, int col
     char id[64];
     id_of(next, id, sizeof id);
     if (only_checked)
-        fprintf(f, "Every exercise is at least CHECKED without a GPU. Next, on a machine "
-                "with an NVIDIA GPU:\n");
+        fprintf(f, "Every exercise is at least CHECKED or CORRECT without a GPU. Next, on a "
+                "machine with an NVIDIA GPU:\n");
     fprintf(f, "Next: %s, %s.\n", id, next->title);
     if (next->explained_in)
         fprintf(f, "  Read %s.\n", next->explained_in);
@@ -392,7 +399,7 @@ void progress_line(FILE *f, const progress *p)
     counts(p, &passed, &tried, &checked, &total);
     char line[256], also[64] = "";
     if (checked)
-        snprintf(also, sizeof also, " (%d CHECKED without a GPU)", checked);
+        snprintf(also, sizeof also, " (%d CHECKED or CORRECT without a GPU)", checked);
     snprintf(line, sizeof line, "Course progress: %d of %d exercises passed, %d more tried%s; "
              "make progress shows the map.", passed, total, tried, also);
     print_paragraph(f, line, "");

@@ -3,7 +3,8 @@
  * Every `make check` of the student's own exercises/ records, per exercise
  * and per GPU, the latest and the best result (verdict, speedup, date,
  * knobs) in a text file git ignores (.progress at the course's top; make
- * clean leaves it). Runs without a GPU are kept under "no GPU", and each GPU
+ * clean leaves it). Runs without a GPU are kept under "no GPU" (or "PTX
+ * simulator (no GPU)" when the simulator judged the kernel), and each GPU
  * under its own name, so results from different machines never mix.
  * `make progress` prints the course map from it. Grading the solutions or
  * another folder (STUDENT_DIR) records nothing: the Makefile passes
@@ -15,8 +16,10 @@
 #include <time.h>
 #include "report.h"
 
-/* The key runs without a GPU are kept under. */
+/* The key runs without a GPU are kept under; and those whose correctness
+ * the PTX simulator judged (result.simulated), marked as such. */
 #define PROGRESS_NO_GPU "no GPU"
+#define PROGRESS_SIMULATED "PTX simulator (no GPU)"
 
 /* One record: the latest or the best result of one exercise on one GPU. */
 typedef struct progress_entry {
@@ -43,8 +46,9 @@ void progress_free(progress *p);
 /* Fold one grading run into p: for each graded exercise with a result that
  * says something about the student's work (not demos, not NO GPU, INTERNAL
  * or SKIPPED), replace its latest record and, when better, its best.
- * Better: a higher verdict (PASS, PASS*, CHECKED, SLOW, MECHANISM, TOO FAST,
- * WRONG, a crash, hang or refused launch, a compile error), then a higher
+ * Better: a higher verdict (PASS, PASS*, CORRECT, CHECKED, SLOW, MECHANISM,
+ * TOO FAST, WRONG, a refused launch, RACE, a hang or crash, a compile
+ * error), then a higher
  * speedup. `when` dates the records. Returns how many exercises were
  * recorded. */
 int progress_update(progress *p, const graded *g, int n, time_t when);

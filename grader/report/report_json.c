@@ -108,8 +108,9 @@ static void in_flight_json(FILE *f, const result *r)
     num(f, "in_flight_share", have > 0 && need > 0 ? have / need : NAN, 0);
 }
 
-/* The record's words: who it is, the outcome, the message, what the
- * kernel printed and the patterns diagnosed. */
+/* The record's words: who it is, the outcome, the message (and the
+ * simulator's note, when there is one), what the kernel printed and the
+ * patterns diagnosed. */
 static void words_json(FILE *f, const exercise *ex, const result *r)
 {
     fprintf(f, "    {\"lesson\": %d, \"name\": ", ex->lesson);
@@ -124,6 +125,10 @@ static void words_json(FILE *f, const exercise *ex, const result *r)
     json_escape(f, r->message);
     fputs(", \"detail\": ", f);
     json_escape(f, r->detail);
+    if (r->sim_note[0]) {   /* the simulator's word on a GPU's WRONG or hang (sim_note.h) */
+        fputs(", \"sim_note\": ", f);
+        json_escape(f, r->sim_note);
+    }
     /* The first correctness launch's output: its first lines, and how much in all. */
     fputs(", \"printed\": ", f);
     json_escape(f, r->printed);

@@ -54,8 +54,8 @@ static const char *outcome_color(enum outcome o)
 {
     if (outcome_is_pass(o))
         return GREEN;
-    if (o == OUT_CHECKED)
-        return CYAN;    /* neither a pass nor a failure */
+    if (outcome_holds_without_gpu(o))
+        return CYAN;    /* CHECKED, CORRECT: neither a pass nor a failure */
     if (o == OUT_SLOW || o == OUT_MECHANISM || o == OUT_UNSUPPORTED)
         return YELLOW;
     return RED;
@@ -438,6 +438,10 @@ static const char *try_next(enum outcome o)
     case OUT_HANG:
         return "Try: look at every loop and every __syncthreads() in your kernel; "
                "make check lesson%d TIMEOUT=<seconds> changes the time limit.";
+    case OUT_RACE:
+        return "Try: put the barrier or wait that orders the two lines the race names "
+               "between them, then make check lesson%d again: the PTX simulator finds a "
+               "race on every run, not only when the timing shows it.";
     case OUT_WRONG:
         return "Try: replay the same inputs with the SEED shown above (make check lesson%d "
                "SEED=...), and compare your index arithmetic with the baseline's.";
@@ -452,8 +456,8 @@ static void print_checks(FILE *f, const graded *x, int color)
 {
     const result *r = &x->r;
     enum outcome o = r->outcome;
-    if (!(outcome_is_pass(o) || o == OUT_SLOW || o == OUT_MECHANISM || o == OUT_CHECKED ||
-          o == OUT_TOO_FAST) || r->checks[0].state == CS_NOT_EVALUATED)
+    if (!(outcome_is_pass(o) || o == OUT_SLOW || o == OUT_MECHANISM ||
+          outcome_holds_without_gpu(o) || o == OUT_TOO_FAST) || r->checks[0].state == CS_NOT_EVALUATED)
         return;
     int occ = 0;
     for (int i = 0; i < MAX_CHECKS; i++)
@@ -538,7 +542,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
         const exercise *ex = g[i].ex;
         const result *r = &g[i].r;
         const char *mark = ex->demo ? "::" : outcome_is_pass(r->outcome) ? "ok"
-                         : r->outcome == OUT_CHECKED ? ".." : "--";
+                         : outcome_holds_without_gpu(r->outcome) ? ".." : "--";
         char head[512];
         snprintf(head, sizeof head, "%s lesson%d/%s%s: %s", mark, ex->lesson, ex->name,
                  ex->demo ? " (demo, fails on purpose)" : "", ex->title);
@@ -554,6 +558,8 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             print_wrapped(f, line, "   ");
         }
         print_wrapped(f, r->message[0] ? r->message : "(no message)", "   ");
+        if (r->sim_note[0])
+            print_wrapped(f, r->sim_note, "   ");
         if (r->detail[0])
             print_indented(f, r->detail, "     | ");
         print_kernel_output(f, r);
@@ -571,7 +577,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             snprintf(line, sizeof line, t, ex->lesson);
             print_wrapped(f, line, "   ");
         }
-        if (r->outcome == OUT_CHECKED && !ex->demo)
+        if (outcome_holds_without_gpu(r->outcome) && !ex->demo)
             print_diagnoses(f, r->diags);
         if ((r->outcome == OUT_SLOW || r->outcome == OUT_MECHANISM) && !ex->demo) {
             print_diagnoses(f, r->diags);
@@ -612,7 +618,8 @@ static void print_progress(FILE *f, const graded *g, int n, int no_gpu)
         for (; i < n && g[i].ex->lesson == lesson; i++)
             if (!g[i].ex->demo) {
                 total++;
-                done += outcome_is_pass(g[i].r.outcome) || g[i].r.outcome == OUT_CHECKED;
+                done += outcome_is_pass(g[i].r.outcome) ||
+                        outcome_holds_without_gpu(g[i].r.outcome);
             }
         if (!total)
             continue;
@@ -630,7 +637,8 @@ static void print_progress(FILE *f, const graded *g, int n, int no_gpu)
 
 void print_summary(FILE *f, const graded *g, int n, int color)
 {
-    int pass = 0, fail = 0, demos = 0, skipped = 0, checked = 0, no_gpu = 0, sim = 0;
+    int pass = 0, fail = 0, demos = 0, skipped = 0, checked = 0, correct = 0, no_gpu = 0;
+    int sim = 0;
     for (int i = 0; i < n; i++) {
         no_gpu |= g[i].r.no_gpu;
         sim |= g[i].r.sim_on;
@@ -643,13 +651,18 @@ void print_summary(FILE *f, const graded *g, int n, int color)
             skipped++;
         else if (g[i].r.outcome == OUT_CHECKED)
             checked++;
+        else if (g[i].r.outcome == OUT_CORRECT)
+            correct++;
         else if (outcome_is_pass(g[i].r.outcome))
             pass++;
         else
             fail++;
     }
     const char *col = !color ? "" : fail ? RED : no_gpu ? CYAN : GREEN;
-    if (no_gpu)
+    if (no_gpu && sim)
+        fprintf(f, "%sWithout a GPU: %d correct on the PTX simulator, %d checked, %d failed%s",
+                col, correct, checked, fail, *col ? RESET : "");
+    else if (no_gpu)
         fprintf(f, "%sWithout a GPU: %d checked, %d failed a check%s", col, checked, fail,
                 *col ? RESET : "");
     else
@@ -659,7 +672,7 @@ void print_summary(FILE *f, const graded *g, int n, int color)
     if (demos)
         fprintf(f, " (%d demo%s shown, not graded)", demos, demos > 1 ? "s" : "");
     fprintf(f, "\n");
-    if (no_gpu && checked)
+    if (no_gpu && (checked || correct))
         print_wrapped(f, NOGPU_SUMMARY_CHECKED[sim], "");
     else if (no_gpu)
         print_wrapped(f, NOGPU_SUMMARY[sim], "");

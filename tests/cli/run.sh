@@ -94,9 +94,9 @@ has "make watch records progress" $o "--progress .progress"
 # ---- make check without a GPU ---------------------------------------------
 nogpu smake check lesson3 ONLY=bank_conflicts STUDENT_DIR=$FIX/right >$o 2>&1
 status "no GPU, everything holds: make check succeeds" $? 0 $o
-has "no GPU, right file" $o "lesson3/bank_conflicts CHECKED"
+has "no GPU, right file" $o "lesson3/bank_conflicts CORRECT"
 has "no GPU, right file" $o "holds  the PTX has 'ld.shared'"
-has "no GPU, summary" $o "Without a GPU: 1 checked, 0 failed a check"
+has "no GPU, summary" $o "Without a GPU: 1 correct on the PTX simulator, 0 checked, 0 failed"
 has "no GPU, summary" $o "needs an NVIDIA GPU"
 lacks "no GPU is no error" $o "make: ***"
 
@@ -105,11 +105,27 @@ status "no GPU, a check fails: make check fails" $? 2 $o
 has "no GPU, wrong mechanism" $o "lesson3/bank_conflicts MECHANISM"
 has "no GPU, wrong mechanism" $o "FAILS  the PTX has no 'ld.shared' instruction"
 
-# The grader's own statuses: 3 all CHECKED, 1 a failure, 2 a usage error.
+# The grader's own statuses: 3 all CORRECT or CHECKED, 1 a failure, 2 a usage error.
 nogpu $GRADER check lesson3 --only bank_conflicts --student-dir $FIX/right >$o 2>&1
-status "grader: all CHECKED" $? 3 $o
+status "grader: all CORRECT" $? 3 $o
 nogpu $GRADER check lesson3 --student-dir $FIX/wrong_mechanism >$o 2>&1
 status "grader: a check fails" $? 1 $o
+# --dump-outputs: the simulator's output bytes of each run, by size and seed
+# (tests/gpu/sim-agreement-run.sh compares them with a GPU's).
+mkdir -p "$T/dump"
+nogpu $GRADER check lesson0 --only saxpy --solutions --seed 11 --dump-outputs "$T/dump" \
+    --json "$T/r.json" >$o 2>&1
+status "dump-outputs: correct" $? 3 $o
+if [ "$(stat -c %s "$T/dump/size1000-seed12.bin" 2>/dev/null)" = 4000 ]; then
+    pass=$((pass + 1))
+else
+    bad "dump-outputs: no size1000-seed12.bin of 4000 bytes" $o
+fi
+# A race the simulator sees fails, its values right or not, named by its lines.
+nogpu $GRADER check lesson0 --only saxpy --student-dir $FIX/race_right_values >$o 2>&1
+status "grader: a race" $? 1 $o
+has "no GPU, a race" $o "lesson0/saxpy RACE"
+has "no GPU, a race" $o "read at line 16, with no __syncthreads()"
 $GRADER check lesson3 --set TILE=7 >$o 2>&1
 status "grader: bad knob" $? 2 $o
 
@@ -161,16 +177,16 @@ cp -r lessons/hints "$C/lessons/"
 P=$C/.progress
 $GRADER check lesson3 --root "$C" --no-gpu --progress "$P" --json "$T/r.json" >$o 2>&1
 has "first run records" $o "Course progress: 0 of "
-has "first run records" $P "lesson3/matmul	no GPU	best	MECHANISM"
+has "first run records" $P "lesson3/matmul	PTX simulator (no GPU)	best	MECHANISM"
 cp solutions/lesson3/matmul.cu "$C/exercises/lesson3/matmul.cu"
 $GRADER check lesson3 --root "$C" --no-gpu --progress "$P" --json "$T/r.json" >$o 2>&1
-has "second run" $o "lesson3/matmul         CHECKED"
-has "progress survives a second run" $P "lesson3/matmul	no GPU	best	CHECKED"
-has "progress survives a second run" $P "lesson3/bank_conflicts	no GPU	latest	CHECKED"
+has "second run" $o "lesson3/matmul         CORRECT"
+has "progress survives a second run" $P "lesson3/matmul	PTX simulator (no GPU)	best	CORRECT"
+has "progress survives a second run" $P "lesson3/bank_conflicts	PTX simulator (no GPU)	latest	CORRECT"
 $GRADER progress --root "$C" --progress "$P" >$o 2>&1
 has "make progress shows it" $o "Course map: 0 of "
-has "make progress shows it" $o "  tried      bank_conflicts  CHECKED without a GPU"
-has "make progress shows it" $o "  tried      matmul          CHECKED without a GPU"
+has "make progress shows it" $o "  tried      bank_conflicts  CORRECT on the PTX simulator (no GPU)"
+has "make progress shows it" $o "  tried      matmul          CORRECT on the PTX simulator (no GPU)"
 has "make progress shows it" $o "  not tried  saxpy"
 has "make progress shows it" $o "Next: lesson0/saxpy"
 widest "make progress width" $o 100
@@ -185,7 +201,7 @@ if cmp -s "$P" "$T/before"; then pass=$((pass + 1)); else bad "other folders pol
 $GRADER check lesson0 --root "$C" --no-gpu --student-dir "$C/exercises" --progress "$P" \
     --json "$T/r.json" >$o 2>&1
 # (the untouched stub writes nothing: WRONG on the PTX simulator, as on a GPU)
-has "exercises/ by its full path is recorded" "$P" "lesson0/saxpy	no GPU	latest	WRONG"
+has "exercises/ by its full path is recorded" "$P" "lesson0/saxpy	PTX simulator (no GPU)	latest	WRONG"
 smake progress >$o 2>&1; status "make progress runs" $? 0 $o
 has "make progress runs" $o "Course map:"
 
@@ -207,7 +223,7 @@ watch_session() {
     cp solutions/lesson3/matmul.cu "$W/lesson3/.matmul.cu.swp"
     mv "$W/lesson3/.matmul.cu.swp" "$W/lesson3/matmul.cu"
     wait_for "$T/watch.out" "grading lesson3/matmul (saved)" 30 || bad "$name: rename not seen" "$T/watch.out"
-    wait_for "$T/watch.out" "lesson3/matmul CHECKED" 30 || bad "$name: not graded again" "$T/watch.out"
+    wait_for "$T/watch.out" "lesson3/matmul CORRECT" 30 || bad "$name: not graded again" "$T/watch.out"
     # ... and one that writes in place.
     sleep 0.2
     echo "// saved again" >>"$W/lesson3/bank_conflicts.cu"
@@ -332,7 +348,7 @@ nogpu $GRADER static lesson3 --solutions >$o 2>&1
 status "static --solutions" $? 0 $o
 has "static --solutions labels them" $o "solutions: CHECKED"
 nogpu $GRADER check lesson3 --solutions --json "$T/sol.json" >$o 2>&1
-status "check --solutions, no GPU: all CHECKED" $? 3 $o
+status "check --solutions, no GPU: all CORRECT" $? 3 $o
 has "--solutions is the report's mode" "$T/sol.json" '"mode": "solutions"'
 
 # ---- what static, sweep and a measured lesson print -------------------------

@@ -69,6 +69,7 @@ static int store(fixture *f, const char *key, const char *value, int *lesson_set
         {"secret", f->secret, sizeof f->secret},       {"env", f->env, sizeof f->env},
         {"set", f->set, sizeof f->set},                {"rule", f->rule, sizeof f->rule},
         {"diagnosis", f->diagnosis, sizeof f->diagnosis},
+        {"sim_note", f->sim_note, sizeof f->sim_note},
     };
     if (!strcmp(key, "lesson")) {
         char *end;

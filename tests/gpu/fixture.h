@@ -26,6 +26,10 @@
  *                                  (its diagnose_name) the report must name: the
  *                                  CPU suite finds it in the fixture's PTX, the
  *                                  GPU suite in the JSON report's "diagnoses"
+ *   sim_note: has a race: ...      optional: text the PTX simulator's note on a
+ *                                  GPU's WRONG or HANG must contain (sim_note.h;
+ *                                  the JSON's "sim_note"), checked when the GPU
+ *                                  gives the expected outcome
  *
  * The CPU suite (tests/unit/test_fixtures.c) checks every expect file and
  * the nvrtc line; the GPU suite (tests/gpu/test_gpu.c) grades every fixture
@@ -57,6 +61,7 @@ typedef struct fixture {
     char set[128];          /* "" or KNOB=value[ KNOB=value...] */
     char rule[256];
     char diagnosis[64];     /* "" or a diagnose_name() */
+    char sim_note[256];     /* "" or text the report's sim_note must contain */
     char error[640];        /* why the expect file is not well formed */
 } fixture;
 

@@ -11,11 +11,20 @@
 # simulator (--no-gpu). Each side's correctness verdict is reduced to one
 # word:
 #   right    GPU: PASS, PASS_UNTIMED, SLOW, MECHANISM, TOO FAST;
-#            simulator: its message says "Correct on the PTX simulator"
+#            simulator: CORRECT, or MECHANISM whose message says "Correct on
+#            the PTX simulator"
+#   WRONG    also the simulator's RACE (wrong whenever the order shows)
 #   WRONG, CRASH, HANG, RESOURCES, COMPILE, MISSING, REFUSED: as graded
 #   gpu?     simulator: "Correctness needs a GPU" (it did not judge)
 # A row where the two words differ is a disagreement: a bug to find (or a
 # race the GPU did not show this time: the simulator names its lines).
+# Outputs: both sides write the student's output bytes of each correctness
+# run (--dump-outputs: size<N>-seed<S>.bin); the runs both made (same size,
+# same seed, so the same inputs) are compared with cmp. The bits column:
+# "equal" when every common run's bytes are equal, "N/M differ" when N of M
+# differ (a kernel whose order of float operations is not fixed, atomics,
+# or a bug: the verdict column says whether it is within tolerance), "-"
+# when no run is common (one side stopped first).
 # Logs go to $OUT; the last thing printed is the table and the count.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -36,6 +45,8 @@ word() {
     out=$(grep -E "^$ex " "$log" | awk '{print ($2 == "(demo)") ? $3 : $2}' | head -1)
     text=$(tr '\n' ' ' <"$log" | tr -s ' ')
     case $out in
+    CORRECT) echo right ;;
+    RACE) echo WRONG ;;
     CHECKED | MECHANISM)
         if [[ $log == *.sim.txt ]]; then
             if [[ $text == *"Correct on the PTX simulator ("* ]]; then echo right
@@ -53,6 +64,7 @@ word() {
 # one LESSON EXERCISE DIR [knob settings...]
 agree=0
 differ=0
+equal=0
 rows=$OUT/rows.txt
 : >"$rows"
 one() {
@@ -60,18 +72,32 @@ one() {
     shift 3
     local tag
     tag=$(echo "lesson$l-$ex-$dir" | tr '/' '_')
+    local dg=$OUT/dump/$tag.gpu ds=$OUT/dump/$tag.sim
+    rm -rf "$dg" "$ds"
+    mkdir -p "$dg" "$ds"
     # shellcheck disable=SC2086  # ENVS: the expect file's env: words
     env $ENVS build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
-        --correctness-only "$@" >"$OUT/$tag.gpu.txt" 2>&1
+        --correctness-only --dump-outputs "$dg" "$@" >"$OUT/$tag.gpu.txt" 2>&1
     # shellcheck disable=SC2086
     env $ENVS build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
-        --no-gpu "$@" >"$OUT/$tag.sim.txt" 2>&1
+        --no-gpu --dump-outputs "$ds" "$@" >"$OUT/$tag.sim.txt" 2>&1
+    local common=0 unequal=0 f bits
+    for f in "$dg"/*.bin; do
+        if [ ! -f "$f" ] || [ ! -f "$ds/${f##*/}" ]; then continue; fi
+        common=$((common + 1))
+        cmp -s "$f" "$ds/${f##*/}" || unequal=$((unequal + 1))
+    done
+    if [ $common = 0 ]; then bits=-
+    elif [ $unequal = 0 ]; then bits=equal; equal=$((equal + 1))
+    else bits="$unequal/$common differ"
+    fi
     local g s
     g=$(word "$OUT/$tag.gpu.txt" "lesson$l/$ex")
     s=$(word "$OUT/$tag.sim.txt" "lesson$l/$ex")
     if [ "$g" = "$s" ]; then agree=$((agree + 1)); else differ=$((differ + 1)); fi
-    printf '%-8s %-9s %-9s lesson%s/%s %s\n' "$([ "$g" = "$s" ] && echo same || echo DIFFER)" \
-        "$g" "$s" "$l" "$ex" "$dir" >>"$rows"
+    printf '%-8s %-9s %-9s %-12s lesson%s/%s %s\n' \
+        "$([ "$g" = "$s" ] && echo same || echo DIFFER)" "$g" "$s" "$bits" "$l" "$ex" "$dir" \
+        >>"$rows"
 }
 
 ENVS=
@@ -94,6 +120,6 @@ for e in tests/gpu/{faulty,races,accepted,cheats}/*/expect; do
 done
 
 echo "# sim agreement, $GPU, seed $SEED, $(date -u '+%Y-%m-%d %H:%M UTC')"
-echo "# same/DIFFER  GPU  simulator  exercise  folder"
+echo "# same/DIFFER  GPU  simulator  bits  exercise  folder"
 cat "$rows"
-echo "agree: $agree, differ: $differ"
+echo "agree: $agree, differ: $differ; outputs bit for bit equal in $equal kernels"

@@ -49,6 +49,7 @@ typedef struct record {
     int has_latency;
     char message[1024];
     char diagnoses[256];    /* the JSON's "diagnoses" list, as written */
+    char sim_note[1024];    /* the PTX simulator's note on a WRONG or a hang; "": none */
 } record;
 
 static int json_str(const char *line, const char *key, char *out, size_t len)
@@ -101,6 +102,7 @@ static int read_report(const char *path, record *recs, int max)
         json_str(line, "outcome", r->outcome, sizeof r->outcome);
         json_str(line, "bar_kind", r->bar_kind, sizeof r->bar_kind);
         json_str(line, "message", r->message, sizeof r->message);
+        json_str(line, "sim_note", r->sim_note, sizeof r->sim_note);
         r->demo = strstr(line, "\"demo\": true") != NULL;
         r->passed = strstr(line, "\"passed\": true") != NULL;
         int found;
@@ -313,6 +315,9 @@ START_TEST(fixture_gets_its_verdict)
     if (!strcmp(want, f->outcome))
         ck_assert_msg(strstr(r->message, f->message) != NULL, "%s: message lacks '%s': %s",
                       f->id, f->message, r->message);
+    if (!strcmp(want, f->outcome) && f->sim_note[0])
+        ck_assert_msg(strstr(r->sim_note, f->sim_note) != NULL, "%s: the simulator's note "
+                      "lacks '%s': '%s'", f->id, f->sim_note, r->sim_note);
     if (!strcmp(want, f->outcome) && f->diagnosis[0]) {
         char quoted[80];
         snprintf(quoted, sizeof quoted, "\"%s\"", f->diagnosis);

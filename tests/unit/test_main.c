@@ -26,6 +26,7 @@ static const struct {
     {.name = "static", .make = static_suite},
     {.name = "limits", .make = limits_suite},
     {.name = "pipeline", .make = pipeline_suite},
+    {.name = "sim_note", .make = sim_note_suite},
     {.name = "grade_child", .make = grade_child_suite},
     {.name = "knockout_arena", .make = knockout_arena_suite},
     {.name = "compile_vm", .make = compile_vm_suite},

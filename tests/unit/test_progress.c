@@ -106,6 +106,43 @@ START_TEST(gpus_kept_apart)
 }
 END_TEST
 
+/* A verdict the PTX simulator gave (result.simulated) is kept under its
+ * own key, apart from a no-GPU run that ran nothing, and the map says where
+ * it came from; CORRECT counts as CHECKED does (done without a GPU). */
+static char *map_at(const progress *p, int color, int width);
+
+START_TEST(simulated_marked)
+{
+    static const struct {
+        enum outcome o;
+        int simulated;
+        const char *key, *line;
+    } cases[] = {
+        {OUT_CORRECT, 1, PROGRESS_SIMULATED,
+         "  tried      matmul          CORRECT on the PTX simulator (no GPU), "},
+        {OUT_RACE, 1, PROGRESS_SIMULATED,
+         "  tried      matmul          RACE on the PTX simulator (no GPU), "},
+        {OUT_WRONG, 1, PROGRESS_SIMULATED,
+         "  tried      matmul          WRONG on the PTX simulator (no GPU), "},
+        {OUT_CHECKED, 0, PROGRESS_NO_GPU, "  tried      matmul          CHECKED without a GPU, "},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        progress p = {0};
+        graded g = one(3, "matmul", cases[i].o, 0, NULL);
+        g.r.simulated = cases[i].simulated;
+        ck_assert_int_eq(progress_update(&p, &g, 1, day(0)), 1);
+        ck_assert_str_eq(get(&p, "lesson3/matmul", cases[i].key, 1)->verdict,
+                         outcome_word(cases[i].o));
+        char *m = map_at(&p, 0, 100);
+        ck_assert_msg(strstr(m, cases[i].line), "no '%s' in:\n%s", cases[i].line, m);
+        int done = cases[i].o == OUT_CORRECT || cases[i].o == OUT_CHECKED;
+        ck_assert_msg(!strstr(m, "1 of the tried ones CHECKED or CORRECT") == !done, "%s", m);
+        free(m);
+        progress_free(&p);
+    }
+}
+END_TEST
+
 START_TEST(what_is_not_recorded)
 {
     progress p = {0};
@@ -197,7 +234,7 @@ START_TEST(course_map)
     SAYS(m, "  tried      register_hog");
     SAYS(m, "CHECKED without a GPU");
     SAYS(m, "  not tried  mapping\n");
-    SAYS(m, "1 of the tried ones CHECKED without a GPU");
+    SAYS(m, "1 of the tried ones CHECKED or CORRECT without a GPU");
     /* Next: the first neither passed nor CHECKED. */
     SAYS(m, "Next: lesson1/shared_hog, ");
     SAYS(m, "Edit exercises/lesson1/shared_hog.cu, then: make check lesson1 ONLY=shared_hog");
@@ -253,7 +290,7 @@ START_TEST(only_checked_points_to_a_gpu)
         }
     char *m = map_of(&p);
     SAYS(m, "Course map: 0 of ");
-    SAYS(m, "Every exercise is at least CHECKED without a GPU. Next, on a machine with an "
+    SAYS(m, "Every exercise is at least CHECKED or CORRECT without a GPU. Next, on a machine with an "
             "NVIDIA GPU:\nNext: lesson0/saxpy");
     free(m);
     progress_free(&p);
@@ -380,9 +417,9 @@ END_TEST
 START_TEST(better_by_rank_then_speedup)
 {
     static const enum outcome up[] = {OUT_COMPILE_ERROR, OUT_MISSING, OUT_REFUSED, OUT_CRASH,
-                                      OUT_HANG, OUT_RESOURCES, OUT_WRONG, OUT_TOO_FAST,
-                                      OUT_MECHANISM, OUT_SLOW, OUT_CHECKED, OUT_PASS_UNTIMED,
-                                      OUT_PASS};
+                                      OUT_HANG, OUT_RACE, OUT_RESOURCES, OUT_WRONG,
+                                      OUT_TOO_FAST, OUT_MECHANISM, OUT_SLOW, OUT_CHECKED,
+                                      OUT_CORRECT, OUT_PASS_UNTIMED, OUT_PASS};
     progress p = {0};
     for (size_t i = 0; i < sizeof up / sizeof up[0]; i++) {
         graded g = one(3, "matmul", up[i], 0, H100);
@@ -485,7 +522,7 @@ START_TEST(map_lines)
     snprintf(head, sizeof head, "Course map: 1 of %d exercises passed, 3 tried, %d not tried.",
              total, total - 4);
     ck_assert_msg(!strncmp(m, head, strlen(head)) && m[strlen(head)] == '\n', "%s", m);
-    LINE(m, "1 of the tried ones CHECKED without a GPU (compile, mechanism checks hold).");
+    LINE(m, "1 of the tried ones CHECKED or CORRECT without a GPU (speed needs a GPU).");
     LINE(m, "lesson0  measuring");
     LINE(m, "  passed     saxpy           PASS 23.30x on " H100 ", 2026-11-18 11:06");
     LINE(m, "                             best SLOW 1.10x, latest SLOW 1.05x, on " RTX
@@ -574,7 +611,7 @@ START_TEST(map_status_rules)
     char *m = map_at(&p, 0, 100);
     char head[256];
     snprintf(head, sizeof head, "Course map: 1 of %d exercises passed, 4 tried, %d not tried.\n"
-             "1 of the tried ones CHECKED without a GPU (compile, mechanism checks hold).\n",
+             "1 of the tried ones CHECKED or CORRECT without a GPU (speed needs a GPU).\n",
              course_size(), course_size() - 5);
     ck_assert_msg(!strncmp(m, head, strlen(head)), "%s", m);
     LINE(m, "  tried      saxpy           PASS without a GPU, D");
@@ -593,7 +630,7 @@ START_TEST(map_status_rules)
     fclose(f);
     char want[256];
     snprintf(want, sizeof want, "Course progress: 1 of %d exercises passed, 4 more tried (1 "
-             "CHECKED without a\nGPU); make progress shows the map.\n", course_size());
+             "CHECKED or CORRECT\nwithout a GPU); make progress shows the map.\n", course_size());
     ck_assert_str_eq(buf, want);
     free(buf);
     progress_free(&p);
@@ -636,8 +673,8 @@ START_TEST(map_next_checked_after_passes)
     ck_assert_ptr_nonnull(second);
     char *m = map_at(&p, 0, 100);
     char line[256];
-    snprintf(line, sizeof line, "Every exercise is at least CHECKED without a GPU. Next, on a "
-             "machine with an NVIDIA GPU:\nNext: lesson%d/%s, %s.\n", first->lesson, first->name,
+    snprintf(line, sizeof line, "Every exercise is at least CHECKED or CORRECT without a GPU. "
+             "Next, on a machine with an NVIDIA GPU:\nNext: lesson%d/%s, %s.\n", first->lesson, first->name,
              first->title);
     ck_assert_msg(strstr(m, line) != NULL, "%s", m);
     free(m);
@@ -728,6 +765,7 @@ Suite *progress_suite(void)
     tcase_add_test(tc, latest_and_best);
     tcase_add_test(tc, gpus_kept_apart);
     tcase_add_test(tc, what_is_not_recorded);
+    tcase_add_test(tc, simulated_marked);
     tcase_add_test(tc, file_round_trip);
     tcase_add_test(tc, file_exact_text);
     tcase_add_test(tc, file_read_by_fields);

@@ -8,78 +8,83 @@
 #include "device_sim.h"
 #include "knobs.h"
 #include "nogpu.h"
+#include "fixture.h"
+#include "sim_note.h"
 #include "suites.h"
 
 typedef struct kernel_case {
     int lesson;
     const char *name;
     const char *dir;          /* the student directory */
-    enum outcome want;        /* CHECKED or MECHANISM: correct on the simulator */
+    enum outcome want;        /* CORRECT, or MECHANISM when a check fails: correct on the
+                                 simulator */
     const char *text;         /* in the message */
     const char *printed;      /* in what the first launch printed; NULL: nothing */
+    const char *also;         /* also in the message; NULL: nothing more */
 } kernel_case;
 
 #define OK "Correct on the PTX simulator"
 #define GPU "tests/gpu/"
 #define BASE "grader/baselines"
+#define FIX "tests/unit/fixtures/nogpu/"
 
 static const kernel_case cases[] = {
     /* every solution: correct */
-    {0, "saxpy", "solutions", OUT_CHECKED, OK},
-    {1, "shared_hog", "solutions", OUT_CHECKED, OK},
-    {1, "register_hog", "solutions", OUT_CHECKED, OK},
-    {2, "mapping", "solutions", OUT_CHECKED, OK},
-    {2, "transpose", "solutions", OUT_CHECKED, OK},
-    {3, "bank_conflicts", "solutions", OUT_CHECKED, OK},
-    {3, "matmul", "solutions", OUT_CHECKED, OK},
-    {4, "unroll", "solutions", OUT_CHECKED, OK},
-    {4, "vector_loads", "solutions", OUT_CHECKED, OK},
-    {5, "batched_regs", "solutions", OUT_CHECKED, OK},
-    {6, "batched_smem", "solutions", OUT_CHECKED, OK},
-    {7, "rolling_regs", "solutions", OUT_CHECKED, OK},
-    {8, "rolling_smem", "solutions", OUT_CHECKED, OK},
-    {9, "rolling_async", "solutions", OUT_CHECKED, OK},
-    {10, "padded", "solutions", OUT_CHECKED, OK},
-    {10, "index_major", "solutions", OUT_CHECKED, OK},
-    {11, "l2_prefetch", "solutions", OUT_CHECKED, OK},
-    {11, "short_ring", "solutions", OUT_CHECKED, OK},
-    {12, "bulk_ring", "solutions", OUT_CHECKED, OK},
-    {13, "coefficients", "solutions", OUT_CHECKED, OK},
-    {13, "lookup", "solutions", OUT_CHECKED, OK},
-    {15, "softmax", "solutions", OUT_CHECKED, OK},
+    {0, "saxpy", "solutions", OUT_CORRECT, OK},
+    {1, "shared_hog", "solutions", OUT_CORRECT, OK},
+    {1, "register_hog", "solutions", OUT_CORRECT, OK},
+    {2, "mapping", "solutions", OUT_CORRECT, OK},
+    {2, "transpose", "solutions", OUT_CORRECT, OK},
+    {3, "bank_conflicts", "solutions", OUT_CORRECT, OK},
+    {3, "matmul", "solutions", OUT_CORRECT, OK},
+    {4, "unroll", "solutions", OUT_CORRECT, OK},
+    {4, "vector_loads", "solutions", OUT_CORRECT, OK},
+    {5, "batched_regs", "solutions", OUT_CORRECT, OK},
+    {6, "batched_smem", "solutions", OUT_CORRECT, OK},
+    {7, "rolling_regs", "solutions", OUT_CORRECT, OK},
+    {8, "rolling_smem", "solutions", OUT_CORRECT, OK},
+    {9, "rolling_async", "solutions", OUT_CORRECT, OK},
+    {10, "padded", "solutions", OUT_CORRECT, OK},
+    {10, "index_major", "solutions", OUT_CORRECT, OK},
+    {11, "l2_prefetch", "solutions", OUT_CORRECT, OK},
+    {11, "short_ring", "solutions", OUT_CORRECT, OK},
+    {12, "bulk_ring", "solutions", OUT_CORRECT, OK},
+    {13, "coefficients", "solutions", OUT_CORRECT, OK},
+    {13, "lookup", "solutions", OUT_CORRECT, OK},
+    {15, "softmax", "solutions", OUT_CORRECT, OK},
     /* stubs: lesson 0's computes nothing; the others are slow but right,
      * some without their mechanism (MECHANISM), all correct. Baselines:
      * correct (they are the speed bar's trusted kernels). */
     {0, "saxpy", "exercises", OUT_WRONG, "left 1 of 1 output values unwritten"},
-    {0, "saxpy", BASE, OUT_CHECKED, OK},
+    {0, "saxpy", BASE, OUT_CORRECT, OK},
     {1, "shared_hog", "exercises", OUT_MECHANISM, OK},
     {1, "register_hog", "exercises", OUT_MECHANISM, OK},
     {1, "shared_hog", BASE, OUT_MECHANISM, OK},
     {1, "register_hog", BASE, OUT_MECHANISM, OK},
-    {2, "mapping", "exercises", OUT_CHECKED, OK},
+    {2, "mapping", "exercises", OUT_CORRECT, OK},
     {2, "transpose", "exercises", OUT_MECHANISM, OK},
-    {2, "mapping", BASE, OUT_CHECKED, OK},
+    {2, "mapping", BASE, OUT_CORRECT, OK},
     {2, "transpose", BASE, OUT_MECHANISM, OK},
-    {3, "bank_conflicts", "exercises", OUT_CHECKED, OK},
+    {3, "bank_conflicts", "exercises", OUT_CORRECT, OK},
     {3, "matmul", "exercises", OUT_MECHANISM, OK},
-    {3, "bank_conflicts", BASE, OUT_CHECKED, OK},
+    {3, "bank_conflicts", BASE, OUT_CORRECT, OK},
     {3, "matmul", BASE, OUT_MECHANISM, OK},
-    {4, "unroll", "exercises", OUT_CHECKED, OK},
+    {4, "unroll", "exercises", OUT_CORRECT, OK},
     {4, "vector_loads", "exercises", OUT_MECHANISM, OK},
-    {4, "unroll", BASE, OUT_CHECKED, OK},
+    {4, "unroll", BASE, OUT_CORRECT, OK},
     {4, "vector_loads", BASE, OUT_MECHANISM, OK},
-    {5, "batched_regs", "exercises", OUT_CHECKED, OK},
-    {5, "batched_regs", BASE, OUT_CHECKED, OK},
+    {5, "batched_regs", "exercises", OUT_CORRECT, OK},
+    {5, "batched_regs", BASE, OUT_CORRECT, OK},
     {6, "batched_smem", "exercises", OUT_MECHANISM, OK},
     {6, "batched_smem", BASE, OUT_MECHANISM, OK},
     {7, "rolling_regs", "exercises", OUT_MECHANISM, OK},
-    {7, "rolling_regs", BASE, OUT_CHECKED, OK},
+    {7, "rolling_regs", BASE, OUT_CORRECT, OK},
     {8, "rolling_smem", "exercises", OUT_MECHANISM, OK},
     {8, "rolling_smem", BASE, OUT_MECHANISM, OK},
     {9, "rolling_async", "exercises", OUT_MECHANISM, OK},
     {9, "rolling_async", BASE, OUT_MECHANISM, OK},
     {10, "padded", "exercises", OUT_MECHANISM, OK},
-    {10, "index_major", "exercises", OUT_CHECKED, OK},
+    {10, "index_major", "exercises", OUT_CORRECT, OK},
     {10, "padded", BASE, OUT_MECHANISM, OK},
     {10, "index_major", BASE, OUT_MECHANISM, OK},
     {11, "l2_prefetch", "exercises", OUT_MECHANISM, OK},
@@ -92,20 +97,25 @@ static const kernel_case cases[] = {
     {13, "lookup", "exercises", OUT_MECHANISM, OK},
     {13, "coefficients", BASE, OUT_MECHANISM, OK},
     {13, "lookup", BASE, OUT_MECHANISM, OK},
-    {15, "softmax", "exercises", OUT_CHECKED, OK},
-    {15, "softmax", BASE, OUT_CHECKED, OK},
-    /* tests/gpu: races are wrong on every run, hangs and faults named */
-    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_WRONG,
-     "The simulator saw a race: thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
+    {15, "softmax", "exercises", OUT_CORRECT, OK},
+    {15, "softmax", BASE, OUT_CORRECT, OK},
+    /* tests/gpu: races are RACE on every run, their values right or not;
+     * hangs and faults named */
+    {3, "matmul", GPU "races/matmul_no_first_sync", OUT_RACE,
+     "thread (0,2,0) of block (0,0,0) wrote shared memory at line 28 "
      "(st.shared.f32) that thread (0,0,0) read at line 33, with no __syncthreads()"},
-    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_WRONG,
+    {3, "matmul", GPU "races/matmul_no_second_sync", OUT_RACE,
      "read shared memory at line 34 (ld.shared.f32) that thread (0,14,0) wrote at line 29, "
-     "with no __syncthreads()"},
-    {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_WRONG,
+     "with no __syncthreads()", NULL, "Here it computed 10700 of 10700 values wrong"},
+    /* a race whose values come out right is a RACE all the same */
+    {0, "saxpy", FIX "race_right_values", OUT_RACE,
+     "wrote shared memory at line 15 (st.shared.f32) that thread (0,0,0) read at line 16",
+     NULL, "Its results were right here"},
+    {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_RACE,
      "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
-    {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_WRONG,
+    {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_RACE,
      "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
-    {9, "rolling_async", GPU "races/async_wait_group_pdist", OUT_WRONG,
+    {9, "rolling_async", GPU "races/async_wait_group_pdist", OUT_RACE,
      "read shared memory at line 37 (ld.shared.f64) that an asynchronous copy issued at line 26"},
     {0, "saxpy", GPU "faulty/resources", OUT_RESOURCES, "__launch_bounds__"},
     {12, "bulk_ring", GPU "faulty/phase_never_completes", OUT_HANG,
@@ -119,11 +129,11 @@ static const kernel_case cases[] = {
     {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
      "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},
     {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},
-    {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CHECKED, OK},
-    {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CHECKED, OK},
-    {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CHECKED, OK},
+    {9, "rolling_async", GPU "accepted/lesson9-libcuxx", OUT_CORRECT, OK},
+    {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CORRECT, OK},
+    {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CORRECT, OK},
     /* device printf, shown as a GPU run shows it; a failed assert named */
-    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CHECKED, OK,
+    {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CORRECT, OK,
      " grid=1056 block=256\n"},
     {0, "saxpy", GPU "faulty/assert_fails", OUT_CRASH,
      "stopped itself (a failed assert, or a trap): assert(n % blockDim.x == 0) at"},
@@ -138,17 +148,26 @@ static const exercise *find(int lesson, const char *name)
     return NULL;
 }
 
+/* lessonN/name in student folder `dir` at its default knobs, seed 7, on
+ * the simulator: the exercise, its knobs and the options. */
+static const exercise *on_sim(int lesson, const char *name, const char *dir,
+                              int knobs[MAX_KNOBS], grade_opts *o)
+{
+    const exercise *ex = find(lesson, name);
+    knob_defaults(ex, knobs);
+    grade_opts_defaults(o);
+    o->student_dir = dir;
+    o->seed = 7;
+    o->simulator = &device_sim;
+    return ex;
+}
+
 START_TEST(kernel_verdict)
 {
     const kernel_case *c = &cases[_i];
-    const exercise *ex = find(c->lesson, c->name);
     int knobs[MAX_KNOBS];
-    knob_defaults(ex, knobs);
     grade_opts o;
-    grade_opts_defaults(&o);
-    o.student_dir = c->dir;
-    o.seed = 7;
-    o.simulator = &device_sim;
+    const exercise *ex = on_sim(c->lesson, c->name, c->dir, knobs, &o);
     o.launch_timeout_s = 2;   /* the endless loop's HANG; every other launch takes < 1 s */
     static result r;
     check_without_gpu(ex, knobs, &o, &r);
@@ -158,6 +177,8 @@ START_TEST(kernel_verdict)
                   c->name, c->dir, c->text, r.message);
     ck_assert_int_eq(r.simulated, strstr(c->text, "needs a GPU") == NULL);
     ck_assert_int_eq(r.correct, !strcmp(c->text, OK));
+    ck_assert_msg(!c->also || strstr(r.message, c->also), "lesson%d/%s in %s: '%s' not in: %s",
+                  c->lesson, c->name, c->dir, c->also, r.message);
     if (c->printed)
         ck_assert_msg(strstr(r.printed, c->printed), "lesson%d/%s in %s printed: %s", c->lesson,
                       c->name, c->dir, r.printed);
@@ -167,12 +188,42 @@ START_TEST(kernel_verdict)
 }
 END_TEST
 
+/* Every tests/gpu fixture whose expect file names a sim_note: the note the
+ * GPU suite will look for is the one the simulator gives here (sim_note.h),
+ * so a GPU run checks the GPU's part and not our guess of the words. */
+static fixture fx[FIXTURE_MAX];
+static int nfx;
+
+START_TEST(fixture_sim_notes)
+{
+    nfx = fixtures_list(fx, FIXTURE_MAX);
+    int named = 0;
+    for (int i = 0; i < nfx; i++) {
+        const fixture *f = &fx[i];
+        if (!f->sim_note[0])
+            continue;
+        named++;
+        ck_assert_msg(!f->set[0], "%s: a sim_note with knobs set is not checked here", f->id);
+        int knobs[MAX_KNOBS];
+        grade_opts o;
+        const exercise *ex = on_sim(f->lesson, f->exercise, f->dir, knobs, &o);
+        static result r;
+        memset(&r, 0, sizeof r);
+        sim_note_add(ex, knobs, &o, &r);
+        ck_assert_msg(strstr(r.sim_note, f->sim_note), "%s: '%s' not in the note: '%s'", f->id,
+                      f->sim_note, r.sim_note);
+    }
+    ck_assert_int_ge(named, 6);   /* the five races and the phase that never completes */
+}
+END_TEST
+
 Suite *sim_kernels_suite(void)
 {
     Suite *s = suite_create("sim_kernels");
     TCase *tc = tcase_create("verdicts");
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
+    tcase_add_test(tc, fixture_sim_notes);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,6 +13,9 @@
 #include "suites.h"
 #include "verdict.h"
 
+/* Without a GPU, what the PTX simulator did (sim_correctness.h). */
+enum sim_fact { SIM_NONE, SIM_RIGHT, SIM_CANNOT };
+
 enum ncu_fact { NCU_NONE, NCU_UNDER, NCU_OVER, NCU_OVER_NOT_READ, NCU_OVER_REF_UNKNOWN };
 
 typedef struct row {
@@ -23,6 +26,7 @@ typedef struct row {
     int no_gpu, incorrect, untimed, slow, ref_slow, stand_in;
     enum check_state check;    /* the exercise's one mechanism check (0: it holds) */
     enum ncu_fact ncu;
+    enum sim_fact sim;
     int ncu_exercise;          /* 1: the exercise asks for no bank conflicts */
     enum outcome want;
     const char *text;          /* the message must contain it */
@@ -47,6 +51,8 @@ static const row rows[] = {
     {.name = "old gpu", .stopped = OUT_UNSUPPORTED, .want = OUT_UNSUPPORTED, .text = STOP},
     {.name = "the course at fault", .stopped = OUT_INTERNAL, .want = OUT_INTERNAL,
      .text = STOP},
+    {.name = "a race the simulator saw", .stopped = OUT_RACE, .no_gpu = 1, .sim = SIM_RIGHT,
+     .check = CS_FAILS, .want = OUT_RACE, .text = STOP},
     /* 2. Without a GPU: the checks alone. */
     {.name = "no gpu, checks hold", .no_gpu = 1, .check = CS_HOLDS, .want = OUT_CHECKED,
      .text = "its mechanism check holds (listed below). That is not a pass"},
@@ -55,6 +61,18 @@ static const row rows[] = {
     {.name = "no gpu, check fails", .no_gpu = 1, .check = CS_FAILS, .want = OUT_MECHANISM,
      .text = "Your kernel compiles, but the PTX has no 'ld.shared' instruction. Correctness "
              "and speed were not checked"},
+    /* ... and the simulator: right is CORRECT, unless a check fails */
+    {.name = "no gpu, right on the simulator", .no_gpu = 1, .sim = SIM_RIGHT,
+     .want = OUT_CORRECT, .text = "Correct on the PTX simulator (2 sizes). Your kernel "
+     "compiles for sm_90, and its mechanism check holds (listed below). That is not a pass: "
+     "speed needs an NVIDIA GPU"},
+    {.name = "no gpu, right on the simulator, check fails", .no_gpu = 1, .sim = SIM_RIGHT,
+     .check = CS_FAILS, .want = OUT_MECHANISM, .text = "Your kernel compiles, but the PTX has "
+     "no 'ld.shared' instruction. Correct on the PTX simulator (2 sizes). Speed was not "
+     "judged"},
+    {.name = "no gpu, the simulator could not run it", .no_gpu = 1, .sim = SIM_CANNOT,
+     .want = OUT_CHECKED, .text = "the simulator could not judge it: whether it is right and "
+     "fast needs an NVIDIA GPU. Correctness needs a GPU: the simulator stopped at tex."},
     /* 3. Never a pass without correctness. */
     {.name = "correctness unknown", .incorrect = 1, .want = OUT_INTERNAL,
      .text = "bug in the grader"},
@@ -122,6 +140,12 @@ static void facts_of(const row *w, exercise *ex, result *r)
     r->stopped = w->stopped;
     r->no_gpu = w->no_gpu;
     r->correct = !w->incorrect;
+    r->sim_on = w->sim != SIM_NONE;
+    r->simulated = w->sim == SIM_RIGHT;
+    if (w->sim)
+        snprintf(r->sim_said, sizeof r->sim_said, "%s", w->sim == SIM_RIGHT
+                 ? "Correct on the PTX simulator (2 sizes)."
+                 : "Correctness needs a GPU: the simulator stopped at tex.");
     r->timed = !w->untimed;
     r->clears_bar = r->timed && !w->slow;
     r->ref_clears_bar = r->timed && !w->ref_slow;
@@ -172,7 +196,7 @@ END_TEST
  * every stop, has a row. */
 START_TEST(every_outcome_has_a_row)
 {
-    for (enum outcome o = OUT_PASS; o <= OUT_CHECKED; o++) {
+    for (enum outcome o = OUT_PASS; o <= OUT_RACE; o++) {
         int seen = 0;
         for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++)
             seen |= rows[i].want == o;

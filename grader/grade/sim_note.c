@@ -1,0 +1,48 @@
+/* sim_note.c: the simulator's word on a kernel the GPU found WRONG or hung
+ * (sim_note.h). */
+#include <stdio.h>
+#include <string.h>
+#include "child.h"
+#include "compile_jobs.h"
+#include "device.h"
+#include "nogpu.h"
+#include "sim_correctness.h"
+#include "sim_note.h"
+
+/* What the simulator's run sr says about r's failure, into r->sim_note:
+ * a race by its two lines, or where it hangs; nothing otherwise. */
+static void note_of(const result *sr, result *r)
+{
+    if (sr->outcome == OUT_RACE)
+        snprintf(r->sim_note, sizeof r->sim_note, "On the PTX simulator, which orders "
+                 "every access the same way on every run, your kernel has a race: %.400s. "
+                 "That is a likely cause: on a GPU which of the two comes first changes "
+                 "from launch to launch.", sr->race);
+    else if (sr->outcome == OUT_HANG)
+        snprintf(r->sim_note, sizeof r->sim_note, "On the PTX simulator it hangs too: "
+                 "%.900s", sr->message);
+}
+
+void grade_with_sim_note(const exercise *ex, const int *knobs, const grade_opts *o,
+                         double timeout_s, result *r)
+{
+    grade_in_child(ex, knobs, o, timeout_s, r);
+    if (r->outcome == OUT_WRONG || r->outcome == OUT_HANG)
+        sim_note_add(ex, knobs, o, r);
+}
+
+void sim_note_add(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
+{
+    if (!o->simulator)
+        return;
+    exercise_jobs J;
+    exercise_jobs_make(&J, ex, knobs, o, NO_GPU_CC, JOB_STUDENT);
+    compiled c;
+    o->simulator->compile(J.job, J.n, &c);
+    if (c.ok) {
+        static result sr;
+        simulate_in_child(ex, knobs, o, &c, SIM_NOTE_TIMEOUT_S, &sr);
+        note_of(&sr, r);
+    }
+    compiled_free(&c);
+}
