@@ -111,6 +111,11 @@ static const kernel_case cases[] = {
     {0, "saxpy", FIX "race_right_values", OUT_RACE,
      "wrote shared memory at line 15 (st.shared.f32) that thread (0,0,0) read at line 16",
      NULL, "Its results were right here"},
+    /* a missing wait, and lesson 12's refill of the stage being read (issue 27) */
+    {9, "rolling_async", FIX "race_missing_wait", OUT_RACE,
+     "read shared memory at line 65 (ld.shared.f64) that an asynchronous copy issued at line 55"},
+    {12, "bulk_ring", FIX "race_refill_read_stage", OUT_RACE,
+     "read shared memory at line 161 (ld.shared.f64) that an asynchronous copy issued at line 99"},
     {9, "rolling_async", GPU "races/async_commit_if_copy", OUT_RACE,
      "read shared memory at line 38 (ld.shared.f64) that an asynchronous copy issued at line 28"},
     {9, "rolling_async", GPU "races/async_wait_prior_pdist", OUT_RACE,
