@@ -128,6 +128,10 @@ typedef struct device_ops {
      * both accesses by their lines; "" when none. NULL: the device cannot
      * see races (a GPU); the PTX simulator can (device_sim.h). */
     const char *(*race)(void);
+    /* The first read of shared (or local) bytes that its block (or thread)
+     * had not written in that launch, as one sentence with its line; ""
+     * when none. NULL: the device cannot see it (a GPU). */
+    const char *(*unwritten)(void);
 } device_ops;
 
 extern const device_ops device_cuda;

@@ -11,6 +11,12 @@
 
 static unsigned long long thread_insns;
 static char first_race[400];
+static char first_unwritten[400];
+
+const char *device_sim_unwritten(void)
+{
+    return first_unwritten;
+}
 
 const char *device_sim_race(void)
 {
@@ -124,6 +130,8 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     thread_insns += rep.thread_insns;
     if (rep.race[0] && !first_race[0])
         snprintf(first_race, sizeof first_race, "%s", rep.race);
+    if (rep.unwritten[0] && !first_unwritten[0])
+        snprintf(first_unwritten, sizeof first_unwritten, "%s", rep.unwritten);
     const char *stage = g_result ? g_result->stage : "running";
     switch (s) {
     case SIM_OK:
@@ -172,4 +180,5 @@ const device_ops device_sim = {
     .constant_slot = sim_constant_slot,
     .launch = simdev_launch,
     .race = device_sim_race,
+    .unwritten = device_sim_unwritten,
 };

@@ -21,6 +21,9 @@ extern const device_ops device_sim;
  * to shared bytes an asynchronous copy in flight will write, with both
  * lines); "" when none. */
 const char *device_sim_race(void);
+/* The first read of shared or local bytes not written in its launch
+ * (sim_report.unwritten); "" when none. */
+const char *device_sim_unwritten(void);
 
 /* Thread-instructions run by this process's launches so far. */
 unsigned long long device_sim_thread_insns(void);

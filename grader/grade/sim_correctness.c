@@ -116,6 +116,12 @@ static void simulate(void *arg, result *r)
         dev_set_free(g.D, &d);
         instance_free(&I);
     }
+    /* After every size: a race or wrong values, when there are any, say
+     * more; a read of bytes the launch never wrote is WRONG even when the
+     * values came out right, since on a GPU they are an earlier kernel's. */
+    if (g.D->unwritten && g.D->unwritten()[0])
+        child_fail(OUT_WRONG, NULL, "Your kernel depends on memory it never wrote: %s.",
+                   g.D->unwritten());
     r->correct = 1;
     r->outcome = OUT_PASS;   /* ran to the end: every size correct */
     double insns = (double)device_sim_thread_insns();

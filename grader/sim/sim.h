@@ -97,6 +97,11 @@ typedef struct sim_report {
     char race[400];
     uint32_t race_line, race_copy_line;
     uint64_t warp_insns;     /* warp-instructions issued */
+    /* The first read of shared bytes no thread of the block, or of local
+     * bytes its own thread, wrote in this launch (on a GPU they hold what an
+     * earlier kernel left there), whatever the status. Empty: none. */
+    char unwritten[400];
+    uint32_t unwritten_line;
 } sim_report;
 
 /* Run kernel k. Returns rep->status. */

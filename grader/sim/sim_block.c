@@ -238,8 +238,11 @@ static void say_too_long(sim_cta *c)
 
 static int run_block(sim_cta *c)
 {
-    for (int i = 0; i < c->nwarps; i++)
+    for (int i = 0; i < c->nwarps; i++) {
         init_warp(c, &c->w[i], i);
+        memset(c->w[i].local_set, 0, 32 * c->k->local_bytes);
+    }
+    memset(c->smem_set, 0, c->smem_bytes);   /* nothing written yet (sim_mem.c) */
     memset(c->bar_arrived, 0, sizeof c->bar_arrived);
     memset(c->bar_expected, 0, sizeof c->bar_expected);
     /* Never-written shared memory reads as 0x7f bytes: huge values (3.4e38
@@ -303,18 +306,20 @@ static int set_up(sim_cta *c, const sim_module *m, int k, const sim_launch *L, s
     c->smem = calloc(1, c->smem_bytes + 16);
     c->pend = calloc((c->smem_bytes + 3) / 4 + 1, sizeof *c->pend);
     c->words = calloc((c->smem_bytes + 3) / 4 + 1, sizeof *c->words);
+    c->smem_set = calloc(1, c->smem_bytes + 16);
     c->param = calloc(1, c->k->param_bytes + 8);
     c->w = calloc((size_t)c->nwarps, sizeof *c->w);
     c->q_head = malloc(c->nthreads * sizeof *c->q_head);
     c->q_tail = malloc(c->nthreads * sizeof *c->q_tail);
     c->group = calloc(c->nthreads, sizeof *c->group);
-    if (!c->smem || !c->pend || !c->words || !c->param || !c->w || !c->q_head || !c->q_tail || !c->group)
+    if (!c->smem || !c->pend || !c->words || !c->smem_set || !c->param || !c->w || !c->q_head || !c->q_tail || !c->group)
         return -1;
     for (int i = 0; i < c->nwarps; i++) {
         c->w[i].R = calloc((size_t)c->k->nregs * 32 + 32, sizeof(uint64_t));
         c->w[i].local = calloc(32, c->k->local_bytes + 8);
+        c->w[i].local_set = calloc(32, c->k->local_bytes + 8);
         c->w[i].first_tid = (unsigned)i * 32;
-        if (!c->w[i].R || !c->w[i].local)
+        if (!c->w[i].R || !c->w[i].local || !c->w[i].local_set)
             return -1;
     }
     for (int a = 0; a < c->k->nparams; a++)
@@ -329,11 +334,13 @@ static void tear_down(sim_cta *c)
     for (int i = 0; c->w && i < c->nwarps; i++) {
         free(c->w[i].R);
         free(c->w[i].local);
+        free(c->w[i].local_set);
     }
     free(c->w);
     free(c->smem);
     free(c->pend);
     free(c->words);
+    free(c->smem_set);
     free(c->param);
     free(c->q_head);
     free(c->q_tail);

@@ -37,6 +37,7 @@ enum lane_wait { LW_READY, LW_BAR, LW_MBAR, LW_EXITED };
 typedef struct sim_warp {
     uint64_t *R;
     uint8_t *local;          /* 32 frames of local_bytes */
+    uint8_t *local_set;      /* per byte of local: written in this launch */
     uint32_t pc, active, ready, live;
     uint32_t other_min;      /* the lowest pc of READY lanes outside active */
     uint32_t lane_pc[32];    /* valid for lanes outside active */
@@ -103,6 +104,7 @@ typedef struct sim_cta {
      * looked at only while `inflight` copies are pending */
     uint32_t *pend;
     int inflight;
+    uint8_t *smem_set;       /* per shared byte: written in this launch */
     sim_word *words;         /* per shared word; epoch: the barrier interval, from 1 */
     uint32_t epoch;
     double deadline;

@@ -108,6 +108,29 @@ static uint8_t *global(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr,
     return fault(c, w, l, space, addr, bytes, in, write, where);
 }
 
+/* Lane l of w touches [addr, addr + bytes) of a space whose byte map is
+ * `set`: a write marks the bytes; a read of one unmarked is reported, the
+ * first only (sim_report.unwritten). */
+static void track_written(sim_cta *c, sim_warp *w, int l, uint8_t *set, uint64_t addr,
+                          size_t bytes, const sim_insn *in, int write, int shared)
+{
+    if (write) {
+        memset(set + addr, 1, bytes);
+        return;
+    }
+    if (c->rep->unwritten[0] || !memchr(set + addr, 0, bytes))
+        return;
+    unsigned t = w->first_tid + (unsigned)l, bx = c->L->block[0], by = c->L->block[1];
+    c->rep->unwritten_line = in->line;
+    snprintf(c->rep->unwritten, sizeof c->rep->unwritten, "thread (%u,%u,%u) of block "
+             "(%u,%u,%u) read %s memory at line %u (%s) that %s in this launch: on a GPU "
+             "those bytes hold whatever an earlier kernel left there, so the result depends "
+             "on what ran before; write (or copy) every byte before reading it",
+             t % bx, t / bx % by, t / bx / by, c->ctaid[0], c->ctaid[1], c->ctaid[2],
+             shared ? "shared" : "local", in->line, c->m->names + in->text,
+             shared ? "no thread of its block wrote" : "its thread did not write");
+}
+
 uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size_t bytes,
                   const sim_insn *in, int write)
 {
@@ -130,11 +153,14 @@ uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size
         if (!c->rep->race[0] && (in->op == SO_LD || in->op == SO_ST) &&
             !(in->flags & SF_ORDERED))
             sim_race_shared(c, w, l, (uint32_t)addr, (uint32_t)bytes, in, write);
+        track_written(c, w, l, c->smem_set, addr, bytes, in, write, 1);
         return c->smem + addr;
     case SS_LOCAL:
         if (addr + bytes > c->k->local_bytes || addr + bytes < addr)
             return fault(c, w, l, space, addr, bytes, in, write,
                          "past the end of the thread's local memory");
+        track_written(c, w, l, w->local_set + (size_t)l * c->k->local_bytes, addr, bytes, in,
+                      write, 0);
         return w->local + (size_t)l * c->k->local_bytes + addr;
     case SS_PARAM:
         if (write || addr + bytes > c->k->param_bytes)

@@ -24,6 +24,7 @@ typedef struct sim_case {
     enum sim_status status;
     const char *says;        /* in the report's message, when not SIM_OK */
     const char *race;        /* in the report's race; NULL: no race may be reported */
+    const char *unwritten;   /* in the report's unwritten read; NULL: none may be */
 } sim_case;
 
 static const char head[] =
@@ -141,14 +142,14 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p1, %r1, 40;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0},
      {0x7f7f7f7f},
      SIM_OK, NULL, "wrote shared memory at line 9 (st.shared.u32) that thread (0,0,0) read at "
-     "line 8"},
+     "line 8", "read shared memory at line 8 (ld.shared.u32) that no thread of its block wrote"},
     {"a barrier between the write and the read: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 40;\n@%p1 st.shared.u32 [%r10], 9;\nbar.sync 0;\n"
      "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
     {"lanes of one warp: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 5;\n"
      "@%p1 st.shared.u32 [%r10], 9;\nld.shared.u32 %r3, [%r10];", 32, {0}, {9, 9, 9, 9}},
     {"a flag spun on with volatile accesses orders the data: no race", "mov.u32 %r10, sh;\n"
-     "setp.eq.s32 %p1, %r1, 40;\n@!%p1 bra WAIT;\nst.shared.u32 [%r10+4], 9;\n"
+     "st.shared.u32 [%r10], 0;\nbar.sync 0;\nsetp.eq.s32 %p1, %r1, 40;\n@!%p1 bra WAIT;\nst.shared.u32 [%r10+4], 9;\n"
      "membar.cta;\nst.volatile.shared.u32 [%r10], 1;\nbra.uni DONE;\nWAIT:\n"
      "setp.ne.s32 %p2, %r1, 0;\n@%p2 bra DONE;\nSPIN:\nld.volatile.shared.u32 %r4, [%r10];\n"
      "setp.ne.s32 %p3, %r4, 1;\n@%p3 bra SPIN;\nld.shared.u32 %r3, [%r10+4];\nDONE:", 64,
@@ -156,6 +157,25 @@ static const sim_case cases[] = {
     {"atomics of many warps: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
      "@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\natom.shared.add.u32 %r4, [%r10], 1;\n"
      "bar.sync 0;\nld.shared.u32 %r3, [%r10];", 64, {0}, {64, 64, 64, 64}},
+    /* a read of shared or local bytes this launch did not write: on a GPU
+     * they hold an earlier kernel's values (sim_report.unwritten) */
+    {"a read of a shared word no thread wrote", ".loc 1 12 1\nld.shared.f32 %f3, [sh+8];\n"
+     "mov.b32 %r3, %f3;", 1, {0}, {0x7f7f7f7f}, SIM_OK, NULL, NULL,
+     "read shared memory at line 12 (ld.shared.f32) that no thread of its block wrote in "
+     "this launch: on a GPU those bytes hold whatever an earlier kernel left there"},
+    {"a read of a shared word after its store: none", "st.shared.u32 [sh+8], %r2;\n"
+     "ld.shared.u32 %r3, [sh+8];", 1, {5}, {5}},
+    {"a read after a cp.async has landed: none", "mov.u32 %r10, sh;\n"
+     "cp.async.ca.shared.global [%r10], [%rd5], 4;\ncp.async.commit_group;\n"
+     "cp.async.wait_group 0;\nld.shared.u32 %r3, [%r10];", 1, {6}, {6}},
+    {"a local array read before written", ".local .align 4 .b8 __local_depot0[16];\n"
+     "mov.u64 %rd6, __local_depot0;\nst.local.u32 [%rd6], %r2;\n.loc 1 14 1\n"
+     "ld.local.u32 %r3, [%rd6+4];", 1, {0}, {0}, SIM_OK, NULL, NULL,
+     "read local memory at line 14 (ld.local.u32) that its thread did not write in this "
+     "launch"},
+    {"a vector store then a narrower load: none", "st.shared.v2.u32 [sh+16], {%r2, %r2};\n"
+     "ld.shared.u32 %r3, [sh+20];\nld.shared.u8 %r4, [sh+17];\nadd.s32 %r3, %r3, %r4;", 1,
+     {0x105}, {0x106}},
     /* mbarrier: a phase completes on its arrivals; one that lacks one hangs */
     {"mbarrier phase completes on every arrival", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 4;\nbar.sync 0;\n"
@@ -240,6 +260,12 @@ START_TEST(one_case)
                       c->race, rep.race);
     else
         ck_assert_msg(!rep.race[0], "%s: a race reported: %s", c->name, rep.race);
+    if (c->unwritten)
+        ck_assert_msg(strstr(rep.unwritten, c->unwritten), "%s: '%s' not in: %s", c->name,
+                      c->unwritten, rep.unwritten);
+    else
+        ck_assert_msg(!rep.unwritten[0], "%s: an unwritten read reported: %s", c->name,
+                      rep.unwritten);
     forget(in, out, m);
 }
 END_TEST

@@ -111,6 +111,11 @@ static const kernel_case cases[] = {
     {0, "saxpy", FIX "race_right_values", OUT_RACE,
      "wrote shared memory at line 15 (st.shared.f32) that thread (0,0,0) read at line 16",
      NULL, "Its results were right here"},
+    /* a replay cache in shared memory: a read no thread of the block wrote in
+     * this launch is WRONG, its values right or not (issue 27) */
+    {0, "saxpy", FIX "unwritten_shared", OUT_WRONG,
+     "read shared memory at line 13 (ld.shared.f32) that no thread of its block wrote in this "
+     "launch: on a GPU those bytes hold whatever an earlier kernel left there"},
     /* a missing wait, and lesson 12's refill of the stage being read (issue 27) */
     {9, "rolling_async", FIX "race_missing_wait", OUT_RACE,
      "read shared memory at line 65 (ld.shared.f64) that an asynchronous copy issued at line 55"},
