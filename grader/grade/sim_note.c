@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "child.h"
+#include "compile.h"
 #include "compile_jobs.h"
 #include "device.h"
 #include "nogpu.h"
@@ -31,18 +32,40 @@ void grade_with_sim_note(const exercise *ex, const int *knobs, const grade_opts 
         sim_note_add(ex, knobs, o, r);
 }
 
+struct note_job {
+    const exercise *ex;
+    const int *knobs;
+    const grade_opts *o;
+};
+
+/* The child's body: compile the student's file for sm_90 and run it on the
+ * simulator, its result into sr. Compiling here, not in the grading
+ * parent, matters: the parent forks a child per exercise that opens the
+ * GPU, and a parent that has loaded NVRTC leaves every later child's CUDA
+ * start failing with cudaErrorInitializationError (H200, 2026-11-29: every
+ * exercise after a WRONG one read "No usable GPU"). */
+static void note_body(void *arg, result *sr)
+{
+    const struct note_job *j = arg;
+    exercise_jobs J;
+    exercise_jobs_make(&J, j->ex, j->knobs, j->o, NO_GPU_CC, JOB_STUDENT);
+    compiled c;
+    j->o->simulator->compile(J.job, J.n, &c);
+    static result run;
+    if (c.ok)
+        simulate_in_child(j->ex, j->knobs, j->o, &c, SIM_NOTE_TIMEOUT_S, &run);
+    else
+        run.outcome = OUT_CHECKED;   /* no note: the GPU's own verdict stands */
+    compiled_free(&c);
+    *sr = run;
+}
+
 void sim_note_add(const exercise *ex, const int *knobs, const grade_opts *o, result *r)
 {
     if (!o->simulator)
         return;
-    exercise_jobs J;
-    exercise_jobs_make(&J, ex, knobs, o, NO_GPU_CC, JOB_STUDENT);
-    compiled c;
-    o->simulator->compile(J.job, J.n, &c);
-    if (c.ok) {
-        static result sr;
-        simulate_in_child(ex, knobs, o, &c, SIM_NOTE_TIMEOUT_S, &sr);
-        note_of(&sr, r);
-    }
-    compiled_free(&c);
+    struct note_job j = {.ex = ex, .knobs = knobs, .o = o};
+    static result sr;
+    run_in_child(note_body, &j, compile_time_limit() + SIM_NOTE_TIMEOUT_S + 5, &sr);
+    note_of(&sr, r);
 }

@@ -4,8 +4,10 @@
  * as a launch that never ends. When the GPU finds the student's kernel
  * WRONG or hung, the kernel is run again on the simulator (o->simulator,
  * sim_correctness.h), in a child bounded in time, at the exercise's sim
- * sizes: the simulator orders the accesses the same way on every run and
- * knows who waits where. If it finds a race or a hang, r->sim_note says so
+ * sizes (compiled in that child too: the grading parent never loads
+ * NVRTC, which would break the CUDA start of every later child). The
+ * simulator orders the accesses the same way on every run and knows who
+ * waits where. If it finds a race or a hang, r->sim_note says so
  * ("On the PTX simulator: ..."). It never changes the GPU's verdict; a
  * simulator that cannot run the kernel, or finds it right, adds nothing. */
 #ifndef GRADER_SIM_NOTE_H
@@ -13,7 +15,8 @@
 
 #include "grade.h"
 
-/* Seconds the simulator may take for the note (compile not counted). */
+/* Seconds the simulator may take for the note (compile not counted: the
+ * note's child, compile and run, may take the compile limit more). */
 #define SIM_NOTE_TIMEOUT_S 20
 
 /* Grade ex in a child as grade_in_child does (child.h), then, for WRONG or
