@@ -61,27 +61,60 @@ word() {
     esac
 }
 
-# one LESSON EXERCISE DIR [knob settings...]
+# The kernels: one line each, "TAG|LESSON|EXERCISE|DIR|ENVS|SETS".
+jobs=$OUT/jobs.txt
+: >"$jobs"
+for l in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 15; do
+    for ex in $(build/grader list 2>/dev/null | awk -v l="lesson$l/" 'index($1, l) == 1 {
+                    sub(l, "", $1); print $1 }'); do
+        for dir in solutions exercises grader/baselines; do
+            [ -f "$dir/lesson$l/$ex.cu" ] &&
+                echo "$(echo "lesson$l-$ex-$dir" | tr '/' '_')|$l|$ex|$dir||" >>"$jobs"
+        done
+    done
+done
+for e in tests/gpu/{faulty,races,accepted,cheats}/*/expect; do
+    d=$(dirname "$e")
+    l=$(awk '/^lesson:/ {print $2; exit}' "$e")
+    ex=$(awk '/^exercise:/ {print $2; exit}' "$e")
+    sets=$(awk '/^set:/ {for (i = 2; i <= NF; i++) printf "--set %s ", $i}' "$e")
+    envs=$(awk '/^env:/ {$1 = ""; print}' "$e")
+    echo "$(echo "lesson$l-$ex-$d" | tr '/' '_')|$l|$ex|$d|$envs|$sets" >>"$jobs"
+done
+
+# side SIDE LINE: one kernel on one side (gpu: --correctness-only on the
+# GPU; sim: --no-gpu), its report and its output bytes under $OUT.
+side() {
+    local side=$1 tag l ex dir envs sets flag
+    IFS='|' read -r tag l ex dir envs sets <<<"$2"
+    flag=--correctness-only
+    [ "$side" = sim ] && flag=--no-gpu
+    rm -rf "$OUT/dump/$tag.$side"
+    mkdir -p "$OUT/dump/$tag.$side"
+    # shellcheck disable=SC2086  # ENVS and SETS are words
+    env $envs build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
+        $flag --dump-outputs "$OUT/dump/$tag.$side" $sets >"$OUT/$tag.$side.txt" 2>&1
+}
+# LIMIT=N: only the first N kernels (a quick try of the script itself).
+if [ -n "${LIMIT:-}" ] && [ "$LIMIT" != all ]; then head -n "$LIMIT" "$jobs" >"$jobs.first"; mv "$jobs.first" "$jobs"; fi
+export -f side
+export OUT SEED
+# The GPU side one kernel at a time (the GPU is one); the simulator's side
+# on the CPU's cores at the same time.
+# shellcheck disable=SC2016  # $1 is bash -c's own argument
+xargs -d '\n' -P "$(nproc)" -I{} bash -c 'side sim "$1"' _ {} <"$jobs" &
+SIMS=$!
+while IFS= read -r line; do side gpu "$line"; done <"$jobs"
+wait $SIMS
+
 agree=0
 differ=0
 equal=0
 rows=$OUT/rows.txt
 : >"$rows"
-one() {
-    local l=$1 ex=$2 dir=$3
-    shift 3
-    local tag
-    tag=$(echo "lesson$l-$ex-$dir" | tr '/' '_')
-    local dg=$OUT/dump/$tag.gpu ds=$OUT/dump/$tag.sim
-    rm -rf "$dg" "$ds"
-    mkdir -p "$dg" "$ds"
-    # shellcheck disable=SC2086  # ENVS: the expect file's env: words
-    env $ENVS build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
-        --correctness-only --dump-outputs "$dg" "$@" >"$OUT/$tag.gpu.txt" 2>&1
-    # shellcheck disable=SC2086
-    env $ENVS build/grader check "lesson$l" --only "$ex" --student-dir "$dir" --seed "$SEED" \
-        --no-gpu --dump-outputs "$ds" "$@" >"$OUT/$tag.sim.txt" 2>&1
-    local common=0 unequal=0 f bits
+while IFS='|' read -r tag l ex dir _; do
+    dg=$OUT/dump/$tag.gpu ds=$OUT/dump/$tag.sim
+    common=0 unequal=0
     for f in "$dg"/*.bin; do
         if [ ! -f "$f" ] || [ ! -f "$ds/${f##*/}" ]; then continue; fi
         common=$((common + 1))
@@ -91,33 +124,13 @@ one() {
     elif [ $unequal = 0 ]; then bits=equal; equal=$((equal + 1))
     else bits="$unequal/$common differ"
     fi
-    local g s
     g=$(word "$OUT/$tag.gpu.txt" "lesson$l/$ex")
     s=$(word "$OUT/$tag.sim.txt" "lesson$l/$ex")
     if [ "$g" = "$s" ]; then agree=$((agree + 1)); else differ=$((differ + 1)); fi
     printf '%-8s %-9s %-9s %-12s lesson%s/%s %s\n' \
         "$([ "$g" = "$s" ] && echo same || echo DIFFER)" "$g" "$s" "$bits" "$l" "$ex" "$dir" \
         >>"$rows"
-}
-
-ENVS=
-for l in 0 1 2 3 4 5 6 7 8 9 10 11 12 13 15; do
-    for ex in $(build/grader list 2>/dev/null | awk -v l="lesson$l/" 'index($1, l) == 1 {
-                    sub(l, "", $1); print $1 }'); do
-        for dir in solutions exercises grader/baselines; do
-            [ -f "$dir/lesson$l/$ex.cu" ] && one "$l" "$ex" "$dir"
-        done
-    done
-done
-for e in tests/gpu/{faulty,races,accepted,cheats}/*/expect; do
-    d=$(dirname "$e")
-    l=$(awk '/^lesson:/ {print $2; exit}' "$e")
-    ex=$(awk '/^exercise:/ {print $2; exit}' "$e")
-    sets=()
-    for s in $(awk '/^set:/ {$1 = ""; print}' "$e"); do sets+=(--set "$s"); done
-    ENVS=$(awk '/^env:/ {$1 = ""; print}' "$e")
-    one "$l" "$ex" "$d" "${sets[@]}"
-done
+done <"$jobs"
 
 echo "# sim agreement, $GPU, seed $SEED, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "# same/DIFFER  GPU  simulator  bits  exercise  folder"
