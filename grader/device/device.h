@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "compile.h"
 #include "instance.h"
+#include "watch_facts.h"
 
 /* A loaded kernel: the backend's module and entry point. */
 typedef struct kernel {
@@ -132,6 +133,10 @@ typedef struct device_ops {
      * had not written in that launch, as one sentence with its line; ""
      * when none. NULL: the device cannot see it (a GPU). */
     const char *(*unwritten)(void);
+    /* What the last launch did with its data (watch_facts.h): the PTX
+     * simulator fills it when asked; NULL: the device cannot watch (a GPU,
+     * the host backend unless a test sets it). */
+    void (*watch)(watch_facts *out);
 } device_ops;
 
 extern const device_ops device_cuda;
