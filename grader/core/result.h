@@ -142,6 +142,8 @@ typedef struct result {
                                says what the run found */
     char race[400];         /* the race the PTX simulator saw, naming both lines (the
                                device's race(), device.h); "": none */
+    char unwritten[400];    /* the read of memory the launch never wrote that made it WRONG
+                               (the device's unwritten(), device.h); "": none */
     char sim_note[1024];    /* with a GPU, what the PTX simulator found in a kernel the
                                GPU found WRONG or hung (sim_note.h): the race or the
                                barrier, "On the PTX simulator: ..."; "": nothing */

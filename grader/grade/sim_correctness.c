@@ -119,9 +119,11 @@ static void simulate(void *arg, result *r)
     /* After every size: a race or wrong values, when there are any, say
      * more; a read of bytes the launch never wrote is WRONG even when the
      * values came out right, since on a GPU they are an earlier kernel's. */
-    if (g.D->unwritten && g.D->unwritten()[0])
+    if (g.D->unwritten && g.D->unwritten()[0]) {
+        snprintf(r->unwritten, sizeof r->unwritten, "%s", g.D->unwritten());
         child_fail(OUT_WRONG, NULL, "Your kernel depends on memory it never wrote: %s.",
                    g.D->unwritten());
+    }
     r->correct = 1;
     r->outcome = OUT_PASS;   /* ran to the end: every size correct */
     double insns = (double)device_sim_thread_insns();
@@ -161,6 +163,7 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
         /* WRONG, CRASH, HANG, RACE, INTERNAL: a stop, in the run's own words */
         r->stopped = sr.outcome;
         snprintf(r->race, sizeof r->race, "%s", sr.race);
+        snprintf(r->unwritten, sizeof r->unwritten, "%s", sr.unwritten);
         snprintf(r->message, sizeof r->message, "%s", sr.message);
         snprintf(r->detail, sizeof r->detail, "%s", sr.detail);
     }

@@ -429,9 +429,13 @@ static void unwrap(char *t)
             *p = ' ';
 }
 
-static const char *try_next(enum outcome o)
+static const char *try_next(const result *r)
 {
-    switch (o) {
+    if (r->outcome == OUT_WRONG && r->unwritten[0])
+        return "Try: give every shared (or local) variable a value in this launch before any "
+               "thread reads it: initialise it, then __syncthreads() before the first read "
+               "by another thread; make check lesson%d names the next such read.";
+    switch (r->outcome) {
     case OUT_CRASH:
         return "Try: make check lesson%d SANITIZE=1 runs your kernel under compute-sanitizer, "
                "which names the line of the bad access.";
@@ -571,7 +575,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
             print_wrapped(f, r->failed_check, "     ");
         }
         const char *t = r->outcome == OUT_HANG && diagnose_hang_try(r->diags)
-                        ? diagnose_hang_try(r->diags) : try_next(r->outcome);
+                        ? diagnose_hang_try(r->diags) : try_next(r);
         if (t && !ex->demo) {
             char line[512];
             snprintf(line, sizeof line, t, ex->lesson);

@@ -806,6 +806,23 @@ START_TEST(explain_wrong)
 }
 END_TEST
 
+/* WRONG because it read memory the launch never wrote: its own advice,
+ * not the index-arithmetic one (the values may even be right). */
+START_TEST(explain_unwritten_read)
+{
+    graded g = one(&ex_speed, OUT_WRONG, "Your kernel depends on memory it never wrote.");
+    snprintf(g.r.unwritten, sizeof g.r.unwritten, "read shared memory at line 13");
+    expect_explained("unwritten", &g, 1, 0, NULL,
+        "-- lesson3/matmul: Tiled matrix multiply\n"
+        "   Your kernel depends on memory it never wrote.\n"
+        "   Try: give every shared (or local) variable a value in this launch before\n"
+        "   any thread reads it: initialise it, then __syncthreads() before the first\n"
+        "   read by another thread; make check lesson3 names the next such read.\n"
+        "   Explained in lessons/lesson3-shared-memory.md, section 2.\n"
+        "\n");
+}
+END_TEST
+
 /* Crashes and hangs: their own advice, the mbarrier one where the PTX
  * waits on one; a demo gets none, and says it is one. */
 START_TEST(explain_crash_and_hang)
@@ -1567,6 +1584,7 @@ Suite *report_lines_suite(void)
     suite_add_tcase(s, tc);
     tc = tcase_create("explanations");
     tcase_add_test(tc, explain_wrong);
+    tcase_add_test(tc, explain_unwritten_read);
     tcase_add_test(tc, explain_crash_and_hang);
     tcase_add_test(tc, explain_pass);
     tcase_add_test(tc, explain_mechanism);
