@@ -147,7 +147,7 @@ typedef struct result {
     char sim_note[1024];    /* with a GPU, what the PTX simulator found in a kernel the
                                GPU found WRONG or hung (sim_note.h): the race or the
                                barrier, "On the PTX simulator: ..."; "": nothing */
-    char sim_said[512];     /* without a GPU, the simulator's run as one sentence: "Correct
+    char sim_said[1024];     /* without a GPU, the simulator's run as one sentence: "Correct
                                on the PTX simulator (...)", or why correctness needs a GPU
                                (an instruction it does not run); "": it did not run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */

@@ -87,6 +87,8 @@ static void simulate(void *arg, result *r)
                    "the compiled kernel (%.200s).", log);
     size_t sizes[MAX_SIZES];
     int n = sim_sizes(j->ex, sizes);
+    long flood_lines = SIM_PRINT_FLOOD_LINES;   /* the most one launch printed past it */
+    size_t flood_size = 0;
     double t_ref = 0, t_sim = 0;   /* the spec's CPU reference (it builds the inputs and
                                       the expected outputs), the simulated launches */
     for (int s = 0; s < n; s++) {
@@ -102,9 +104,15 @@ static void simulate(void *arg, result *r)
         t0 = now_s();
         /* what the kernel prints, from its first launch only, as on a GPU */
         int first = s == 0 && kout_first_begin() == 0;
+        long printed = kout_lines();
         run_launch(&g, V_STUDENT, &I, &d, 0);
         if (first)
             kout_first_end(r, 1);
+        printed = kout_lines() - printed;
+        if (printed > flood_lines) {
+            flood_lines = printed;
+            flood_size = sizes[s];
+        }
         t_sim += now_s() - t0;
         set_stage("checking your kernel at size %zu", sizes[s]);
         check_guards(&g, V_STUDENT, &I, &d, when);
@@ -126,6 +134,13 @@ static void simulate(void *arg, result *r)
     }
     r->correct = 1;
     r->outcome = OUT_PASS;   /* ran to the end: every size correct */
+    if (flood_size)
+        snprintf(r->detail, sizeof r->detail, "At size %zu your kernel printed %ld lines in "
+                 "one launch. Correctness does not depend on it, but time does: on a GPU "
+                 "device printf formats every line on the device into a 1 MB ring (older "
+                 "lines are overwritten), and a saxpy printing from every thread at that size ran "
+                 "past the grader's launch limit on an H200 (a HANG). Print from one thread "
+                 "(if (i == 0) printf(...)) or a few.", flood_size, flood_lines);
     double insns = (double)device_sim_thread_insns();
     snprintf(r->message, sizeof r->message, "%d sizes, %.3g thread-instructions in %.2f s, "
              "%.3g a second; the CPU reference took %.2f s", n, insns, t_sim,
@@ -156,7 +171,8 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
         snprintf(r->sim_said, sizeof r->sim_said, "Correct on the PTX simulator (%.300s; "
-                 "%.2f s in all): its results match the reference.", sr.message, secs);
+                 "%.2f s in all): its results match the reference.%s%.500s", sr.message, secs,
+                 sr.detail[0] ? " " : "", sr.detail);
     } else if (sr.outcome == OUT_CHECKED) {
         snprintf(r->sim_said, sizeof r->sim_said, "%.500s", sr.message);
     } else {

@@ -18,6 +18,12 @@
 #include "compiled.h"
 #include "grade.h"
 
+/* Lines one simulated launch may print before the CORRECT sentence warns
+ * that printing that much takes a GPU past the launch limit (a saxpy
+ * printing from each of 1048576 threads did on the H200, 2026-11-29:
+ * tests/gpu/faulty/printf_flood, HANG there, right here). */
+#define SIM_PRINT_FLOOD_LINES 65536
+
 /* Run the student's compiled kernel `c` on o->simulator at ex's sim sizes,
  * in a child of at most timeout_s seconds, into sr: OUT_PASS (correct, its
  * message the run's figures), OUT_CHECKED (it could not run the kernel:

@@ -136,6 +136,10 @@ static const kernel_case cases[] = {
      "did not finish within the time limit; this thread was running line 7"},
     {0, "saxpy", GPU "faulty/oob", OUT_WRONG, "wrote outside its output array"},
     {0, "saxpy", GPU "faulty/unwritten", OUT_WRONG, "unwritten"},
+    /* right, but printing a line per thread: a GPU runs past its launch
+     * limit there (HANG on the H200), so CORRECT says why */
+    {0, "saxpy", GPU "faulty/printf_flood", OUT_CORRECT, OK, "i=0 x=",
+     "At size 1048576 your kernel printed 1048576 lines in one launch"},
     {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
      "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},
     {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},
