@@ -530,8 +530,12 @@ static int body_statement(pctx *c, const ptx_stmt *s)
         c->depth--;
         return 0;
     case PS_LABEL:
-        c->labels[label_number(c, s->label)].at = c->k->ninsn;
+    {
+        /* label_number may move c->labels: index after the call */
+        int i = label_number(c, s->label);
+        c->labels[i].at = c->k->ninsn;
         return 0;
+    }
     case PS_INSN:
         return instruction(c, s);
     case PS_DIRECTIVE:

@@ -57,6 +57,11 @@ static const sim_case cases[] = {
     {"bfe.u32", "bfe.u32 %r3, %r2, 4, 8;", 1, {0x12345678}, {0x67}},
     {"selp and setp.lo", "setp.lo.u32 %p1, %r2, 5;\nselp.b32 %r3, 10, 20, %p1;", 2, {3, 0xffffffff},
      {10, 20}},
+    /* a loop whose label is the first one, before any branch names it (the
+     * guard kernel's shape; NVRTC's PTX usually branches forward first) */
+    {"a label defined before its first use", "mov.u32 %r4, 0;\n$L_top:\n"
+     "add.u32 %r3, %r3, %r2;\nadd.u32 %r4, %r4, 1;\nsetp.lt.u32 %p1, %r4, 3;\n"
+     "@%p1 bra $L_top;", 1, {5}, {15}},
     /* f32 rounding: fma is one rounding, a*b+c two */
     {"fma.rn.f32 rounds once", "mov.b32 %f2, %r2;\nfma.rn.f32 %f3, %f2, %f2, 0fBF800000;\n"
      "mov.b32 %r3, %f3;", 1, {0x3f800800}, {0x3a000400}},
