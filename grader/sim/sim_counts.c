@@ -35,16 +35,19 @@ void sim_counts_begin(sim_cta *c)
     c->counts = calloc((size_t)c->k->ninsn * 2 + 2, sizeof *c->counts);
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-/* Sort v[0..n) and drop repeats; returns how many are left. */
+/* Sort v[0..n) and drop repeats; returns how many are left. An insertion
+ * sort: a warp's addresses mostly come in order, so it runs in one pass. */
 static int distinct(uint64_t *v, int n)
 {
-    qsort(v, (size_t)n, sizeof *v, cmp_u64);
+    for (int i = 1; i < n; i++) {
+        uint64_t x = v[i];
+        int j = i;
+        while (j > 0 && v[j - 1] > x) {
+            v[j] = v[j - 1];
+            j--;
+        }
+        v[j] = x;
+    }
     int k = 0;
     for (int i = 0; i < n; i++)
         if (!k || v[i] != v[k - 1])
