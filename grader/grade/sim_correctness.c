@@ -45,6 +45,13 @@ static int largest(const size_t *sizes, int n)
     return k;
 }
 
+size_t sim_largest_size(const exercise *ex)
+{
+    size_t sizes[MAX_SIZES];
+    int n = sim_sizes(ex, sizes);
+    return n ? sizes[largest(sizes, n)] : ex->time_size;
+}
+
 /* The race g's device saw ("" when none, or when it cannot see races). */
 static const char *race_seen(const grade_ctx *g)
 {
