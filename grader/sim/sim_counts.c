@@ -72,6 +72,24 @@ static void count_global(sim_count_acc *a, const uint64_t *addr, const uint32_t 
     a->ideal += ideal < touched ? ideal : touched;
 }
 
+/* The common case, first: every bank holds at most one distinct word of
+ * w[0..n) (no conflict), found without sorting. */
+static int one_per_bank(const uint64_t *w, int n)
+{
+    uint64_t first[32];
+    uint32_t seen = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t b = 1u << (w[i] & 31);
+        if (!(seen & b)) {
+            seen |= b;
+            first[w[i] & 31] = w[i];
+        } else if (first[w[i] & 31] != w[i]) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* One shared request: lane[i]'s range [addr[i], addr[i] + bytes) (shared
  * offsets), in phases of 128 bytes' worth of lanes. */
 static void count_shared(sim_count_acc *a, const int *lane, const uint64_t *addr, int n,
@@ -88,6 +106,11 @@ static void count_shared(sim_count_acc *a, const int *lane, const uint64_t *addr
                     word[nw++] = x;
         if (!nw)
             continue;
+        a->ideal++;
+        if (one_per_bank(word, nw)) {
+            a->units++;
+            continue;
+        }
         nw = distinct(word, nw);
         int in_bank[32] = {0}, most = 0;
         for (int i = 0; i < nw; i++) {
@@ -96,7 +119,6 @@ static void count_shared(sim_count_acc *a, const int *lane, const uint64_t *addr
                 most = in_bank[b];
         }
         a->units += (uint64_t)most;
-        a->ideal++;
     }
 }
 
