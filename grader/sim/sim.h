@@ -97,8 +97,10 @@ enum sim_status {
  *           distinct words any one bank holds in it; ideal, one wavefront
  *           per phase with an active lane. Conflicts = wavefronts - ideal,
  *           as l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts them.
- * A kernel with more counted instructions than SIM_COUNT_ROWS keeps the
- * first ones met and counts the rest in `dropped`. */
+ * A launch with more counted instructions than SIM_COUNT_ROWS gets a row
+ * per line, space and opcode instead (an unrolled loop's copies summed;
+ * insn: the first), so its lines' totals stay whole; past that, rows are
+ * counted in `dropped`. */
 enum sim_count_space { SIM_COUNT_GLOBAL = 1, SIM_COUNT_SHARED = 2 };
 #define SIM_COUNT_ROWS 128
 typedef struct sim_count_row {

@@ -177,11 +177,24 @@ void sim_count_access(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         count_shared(&a[1], sl, sa, ns, sbytes);
 }
 
-/* Add row (insn i, space) to the launch's counts. */
-static void add_row(sim_cta *c, sim_counts *out, int i, int space, const sim_count_acc *a)
+/* Does row r hold instruction i's counts in `space`? By its index, or
+ * when folding, by its line and opcode. */
+static int same_row(const sim_cta *c, const sim_count_row *r, int i, int space, int fold)
+{
+    const sim_insn *in = &c->k->insn[i];
+    if (r->space != space)
+        return 0;
+    if (!fold)
+        return r->insn == (uint32_t)i;
+    return r->line == in->line && !strcmp(r->op, c->m->names + in->text);
+}
+
+/* Add instruction i's counts in `space` to the launch's counts. */
+static void add_row(sim_cta *c, sim_counts *out, int i, int space, const sim_count_acc *a,
+                    int fold)
 {
     int r = 0;
-    while (r < out->n && (out->row[r].insn != (uint32_t)i || out->row[r].space != space))
+    while (r < out->n && !same_row(c, &out->row[r], i, space, fold))
         r++;
     if (r == out->n) {
         if (r == SIM_COUNT_ROWS) {
@@ -202,11 +215,16 @@ void sim_counts_end(sim_cta *c)
 {
     if (!c->counts)
         return;
+    /* more instructions than rows: one row per line, space and opcode */
+    int need = c->L->counts->n;
+    for (int i = 0; i < c->k->ninsn * 2; i++)
+        need += c->counts[i].requests > 0;
+    int fold = need > SIM_COUNT_ROWS;
     for (int i = 0; i < c->k->ninsn; i++)
         for (int s = 0; s < 2; s++)
             if (c->counts[i * 2 + s].requests)
                 add_row(c, c->L->counts, i, s ? SIM_COUNT_SHARED : SIM_COUNT_GLOBAL,
-                        &c->counts[i * 2 + s]);
+                        &c->counts[i * 2 + s], fold);
     free(c->counts);
     c->counts = NULL;
 }

@@ -94,7 +94,7 @@ static const count_case cases[] = {
      "cvta.shared.u64 %rd6, %rd5;\nst.f32 [%rd6], %f1;", 32, SIM_COUNT_SHARED, 1, 32, 1},
 };
 
-static char ptx[4096];
+static char ptx[16384];
 
 START_TEST(one_count)
 {
@@ -160,10 +160,44 @@ START_TEST(counts_only_when_asked)
 }
 END_TEST
 
+/* More counted instructions than rows (an unrolled loop): a row per line,
+ * space and opcode, the line's totals whole, nothing dropped. */
+START_TEST(many_instructions_fold_by_line)
+{
+    int at = snprintf(ptx, sizeof ptx, "%s%s.loc 1 5 1\n", head, G(4));
+    for (int k = 0; k < SIM_COUNT_ROWS + 2; k++)
+        at += snprintf(ptx + at, sizeof ptx - (size_t)at, "ld.global.f32 %%f1, [%%rd4+%d];\n",
+                       4 * (k % 8));
+    snprintf(ptx + at, sizeof ptx - (size_t)at, ".loc 1 6 1\nst.global.f32 [%%rd4], %%f1;\n"
+             "ret;\n}\n");
+    char err[256];
+    sim_module *m = sim_load(ptx, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    uint8_t *buf = aligned_alloc(256, 16384);
+    ck_assert_int_eq(sim_mem_add(buf, 16384), 0);
+    void *args[1] = {&buf};
+    static sim_counts counts;
+    memset(&counts, 0, sizeof counts);
+    sim_launch L = {.grid = {1, 1, 1}, .block = {32, 1, 1}, .argp = args, .counts = &counts};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &L, &rep), SIM_OK);
+    ck_assert_int_eq(counts.n, 2);
+    ck_assert_int_eq(counts.dropped, 0);
+    ck_assert_uint_eq(counts.row[0].line, 5);
+    ck_assert_uint_eq(counts.row[0].requests, SIM_COUNT_ROWS + 2);
+    ck_assert_uint_eq(counts.row[1].line, 6);
+    ck_assert_uint_eq(counts.row[1].requests, 1);
+    sim_mem_remove(buf);
+    free(buf);
+    sim_free(m);
+}
+END_TEST
+
 TCase *sim_counts_tcase(void)
 {
     TCase *tc = tcase_create("memory counts");
     tcase_add_loop_test(tc, one_count, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, counts_only_when_asked);
+    tcase_add_test(tc, many_instructions_fold_by_line);
     return tc;
 }
