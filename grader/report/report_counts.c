@@ -3,6 +3,7 @@
  * in the JSON (report_counts.h). */
 #include <stdio.h>
 #include <string.h>
+#include "report.h"
 #include "report_counts.h"
 
 #define DIM "\033[2m"
@@ -114,8 +115,9 @@ void json_mem_counts(FILE *f, const mem_counts *mc)
     for (int i = 0; i < mc->n; i++) {
         const mem_count_row *r = &mc->row[i];
         int g = r->space == MS_GLOBAL;
-        fprintf(f, "%s{\"line\": %u, \"op\": \"%s\", \"space\": \"%s\", \"requests\": %.0f, "
-                "\"%s\": %.0f, \"ideal\": %.0f}", i ? ", " : "", r->line, r->op,
+        fprintf(f, "%s{\"line\": %u, \"op\": ", i ? ", " : "", r->line);
+        json_escape(f, r->op);
+        fprintf(f, ", \"space\": \"%s\", \"requests\": %.0f, \"%s\": %.0f, \"ideal\": %.0f}",
                 g ? "global" : "shared", r->requests, g ? "sectors" : "wavefronts", r->units,
                 r->ideal);
     }
