@@ -2,17 +2,18 @@
 """ncu_counts_table.py: Nsight Compute's memory counts against the PTX
 simulator's, kernel by kernel (issue 28 item 3; tests/gpu/ncu-counts-run.sh).
 
-    ncu_counts_table.py SIM_TXT NCU_CSV
+    ncu_counts_table.py SIM_TXT NCU_CSV [--max-diffs=N]
 
 SIM_TXT: lines "### lessonN/name" then the simulator's "sim-counts VARIANT
 SIZE metric=value ..." lines (grader profile-one --no-gpu --profile-sim-size).
 NCU_CSV: "### lessonN/name" then ncu's --csv log of the same launches, one
 per variant in the order baseline, student (the stub), solution (IDs 0, 1, 2).
 
-Prints one table: a row per kernel, a column per count, each cell "same"
-when ncu and the simulator agree, else ncu/sim as a ratio ("x1.25"), "-"
-where neither counted anything, "?" where ncu gave no value; then every
-differing cell with both numbers. Exit status 0 (the table is the result).
+Prints every differing cell with both numbers (at most N with
+--max-diffs), then one table, last: a row per kernel, a column per count,
+each cell "same" when ncu and the simulator agree, else ncu/sim as a ratio
+("x1.25"), "-" where neither counted anything, "?" where ncu gave no value;
+then how many counts are the same. Exit status 0 (the table is the result).
 
     ncu_counts_table.py --selftest    the table of a made-up pair of files
 """
@@ -104,7 +105,7 @@ def cell(n, s):
     return "x%.2f" % (n / s)
 
 
-def table(sim_text, ncu_text):
+def table(sim_text, ncu_text, max_diffs=None):
     sims, ncus = sections(sim_text), sections(ncu_text)
     names = sorted(set(sims) | set(ncus),
                    key=lambda e: (int(e.split("/")[0][6:]), e) if e.startswith("lesson") else (99, e))
@@ -128,8 +129,14 @@ def table(sim_text, ncu_text):
                                  "?" if sv is None else "%.0f" % sv))
             rows.append(["%s %s" % (e, label), size or "?"] + cells)
     w = [max(len(x) for x in col) for col in zip(["kernel", "size"] + heads, *rows)]
-    out = []
     line = lambda r: " ".join(x.ljust(w[0]) if i == 0 else x.rjust(w[i]) for i, x in enumerate(r))
+    out = []
+    if diffs:
+        shown = diffs if max_diffs is None else diffs[:max_diffs]
+        out.append("Where they differ:")
+        out += ["  " + d for d in shown]
+        if len(shown) < len(diffs):
+            out.append("  ... and %d more (table.txt lists them all)" % (len(diffs) - len(shown)))
     out.append("Memory counts, Nsight Compute against the PTX simulator, one launch each "
                "at the exercise's largest sim size (same: equal; xR: ncu/sim):")
     out.append(line(["kernel", "size"] + heads))
@@ -137,9 +144,6 @@ def table(sim_text, ncu_text):
     same = sum(r[2:].count("same") for r in rows)
     counted = sum(len([c for c in r[2:] if c not in ("-", "not run")]) for r in rows)
     out.append("%d of %d counts the same" % (same, counted))
-    if diffs:
-        out.append("Where they differ:")
-        out += ["  " + d for d in diffs]
     return "\n".join(out) + "\n"
 
 
@@ -174,6 +178,9 @@ def selftest():
 if __name__ == "__main__":
     if sys.argv[1:] == ["--selftest"]:
         sys.exit(selftest())
-    if len(sys.argv) != 3:
+    args = [a for a in sys.argv[1:] if not a.startswith("--max-diffs=")]
+    most = [int(a.split("=")[1]) for a in sys.argv[1:] if a.startswith("--max-diffs=")]
+    if len(args) != 2:
         sys.exit(__doc__)
-    sys.stdout.write(table(open(sys.argv[1]).read(), open(sys.argv[2]).read()))
+    sys.stdout.write(table(open(args[0]).read(), open(args[1]).read(),
+                           most[0] if most else None))
