@@ -111,6 +111,10 @@ int cli_parse_args(int argc, char **argv, options *o)
          * bytes, GPU and simulator alike (grade_opts.dump_outputs). */
         {.name = "--dump-outputs", .kind = OPTION_STRING, .arg = "DIR",
          .string = &o->g.dump_outputs},
+        /* For tests/gpu/ncu-counts-run.sh: profile-one at the largest sim
+         * size (grade_opts.profile_sim_size); with --no-gpu, on the
+         * simulator, printing its memory counts in Nsight Compute's terms. */
+        {.name = "--profile-sim-size", .kind = OPTION_FLAG, .flag = &o->g.profile_sim_size},
         {0},
     };
     option_command c = {.opts = opts, .word = read_word, .ctx = o, .synopsis = synopsis,

@@ -24,6 +24,7 @@
 #include <string.h>
 #include "class.h"
 #include "cli.h"
+#include "device_sim.h"
 #include "profile.h"
 #include "references.h"
 
@@ -38,6 +39,8 @@ static int cmd_profile_one(options *o)
         return EXIT_USAGE;
     }
     knob_values_for(sel[0], &o->ks, knobs);
+    if (o->no_gpu)           /* the simulator's side of tests/gpu/ncu-counts-run.sh */
+        o->g.device = &device_sim;
     profile_launch_once(sel[0], knobs, &o->g);
 }
 

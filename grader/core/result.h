@@ -12,6 +12,7 @@
 #define GRADER_RESULT_H
 
 #include "spec.h"
+#include "mem_counts.h"
 
 enum outcome {
     OUT_NOT_RUN = 0,    /* the child never got to say anything */
@@ -152,6 +153,8 @@ typedef struct result {
                                (an instruction it does not run); "": it did not run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
     ncu_evidence ncu;
+    mem_counts counts;      /* the student's kernel's memory counts by line, from a
+                               simulated launch (mem_counts.h); counts.counted 0: none */
 } result;
 
 #endif

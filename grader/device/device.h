@@ -22,6 +22,7 @@
 #include <stddef.h>
 #include "compile.h"
 #include "instance.h"
+#include "mem_counts.h"
 #include "watch_facts.h"
 
 /* A loaded kernel: the backend's module and entry point. */
@@ -137,6 +138,12 @@ typedef struct device_ops {
      * simulator fills it when asked; NULL: the device cannot watch (a GPU,
      * the host backend unless a test sets it). */
     void (*watch)(watch_facts *out);
+    /* Memory counts by line (mem_counts.h): count_next asks that the next
+     * launch be counted (it runs slower); counts reads what the last counted
+     * launch found (out->counted 0: none). NULL: the device cannot count (a
+     * GPU: Nsight Compute does, NCU=1). */
+    void (*count_next)(void);
+    void (*counts)(mem_counts *out);
 } device_ops;
 
 extern const device_ops device_cuda;

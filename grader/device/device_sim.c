@@ -10,6 +10,10 @@
 #include "unlike.h"
 
 static unsigned long long thread_insns;
+static int count_asked;          /* count the next launch */
+static sim_counts last_counts;   /* what the last counted launch found */
+static unsigned counted_blocks;  /* its grid's blocks (all of them ran) */
+static int have_counts;
 static char first_race[400];
 static char first_unwritten[400];
 
@@ -124,6 +128,13 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s};
     memcpy(L.grid, I->grid, sizeof L.grid);
     memcpy(L.block, I->block, sizeof L.block);
+    if (count_asked) {
+        memset(&last_counts, 0, sizeof last_counts);
+        L.counts = &last_counts;
+        counted_blocks = I->grid[0] * I->grid[1] * I->grid[2];
+        have_counts = 1;
+        count_asked = 0;
+    }
     sim_report rep;
     enum sim_status s = sim_run(k->lib, (int)(intptr_t)k->fn - 1, &L, &rep);
     fflush(stdout);          /* device printf, before anyone reads the capture */
@@ -159,6 +170,34 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     return (launch_result){.status = LAUNCH_OK};
 }
 
+_Static_assert((int)MS_GLOBAL == (int)SIM_COUNT_GLOBAL && (int)MS_SHARED == (int)SIM_COUNT_SHARED,
+               "mem_counts.h's spaces are sim.h's");
+
+static void sim_count_next(void)
+{
+    count_asked = 1;
+}
+
+static void sim_counts_read(mem_counts *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!have_counts)
+        return;
+    *out = (mem_counts){.counted = 1, .blocks_run = counted_blocks,
+                        .blocks_total = counted_blocks, .dropped = last_counts.dropped};
+    for (int i = 0; i < last_counts.n; i++) {
+        const sim_count_row *r = &last_counts.row[i];
+        if (out->n == MEM_COUNT_ROWS) {
+            out->dropped++;
+            continue;
+        }
+        mem_count_row *o = &out->row[out->n++];
+        *o = (mem_count_row){.line = r->line, .space = r->space, .requests = (double)r->requests,
+                             .units = (double)r->units, .ideal = (double)r->ideal};
+        snprintf(o->op, sizeof o->op, "%s", r->op);
+    }
+}
+
 const device_ops device_sim = {
     .name = "sim",
     .probe = sim_probe,
@@ -181,4 +220,6 @@ const device_ops device_sim = {
     .launch = simdev_launch,
     .race = device_sim_race,
     .unwritten = device_sim_unwritten,
+    .count_next = sim_count_next,
+    .counts = sim_counts_read,
 };

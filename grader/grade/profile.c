@@ -20,6 +20,7 @@
 #include "cuda_check.h"
 #include "device.h"
 #include "profile.h"
+#include "sim_correctness.h"
 
 static const struct {
     const char *metric;
@@ -34,6 +35,40 @@ static const struct {
     {"smsp__sass_inst_executed_op_ldgsts.sum", "async copies (LDGSTS)"},
 };
 #define N_METRICS (int)(sizeof metrics / sizeof metrics[0])
+
+/* The simulator's memory counts of one launch as Nsight Compute's totals
+ * (tests/gpu/ncu-counts-run.sh reads the line): "sim-counts baseline|student|
+ * solution SIZE"
+ * then metric=value, named as ncu names them. Shared requests are compared
+ * with smsp__inst_executed_op_shared_*, instructions with any active lane. */
+static void print_sim_counts(FILE *f, enum variant v, size_t size, const mem_counts *mc)
+{
+    static const char *const ops[] = {"ld", "st", "atom", "red", "ldgsts"};
+    double req[2][5] = {{0}}, units[2][5] = {{0}}, ideal[2][5] = {{0}};
+    for (int i = 0; i < mc->n; i++) {
+        const mem_count_row *r = &mc->row[i];
+        int s = r->space == MS_SHARED, o = !strncmp(r->op, "cp.async", 8) ? 4
+                                         : !strncmp(r->op, "ld", 2) ? 0
+                                         : !strncmp(r->op, "st", 2) ? 1
+                                         : !strncmp(r->op, "red", 3) ? 3 : 2;
+        req[s][o] += r->requests;
+        units[s][o] += r->units;
+        ideal[s][o] += r->ideal;
+    }
+    static const char *const who[N_VARIANTS] = {"baseline", "student", "solution"};
+    fprintf(f, "sim-counts %s %zu", who[v], size);
+    for (int o = 0; o < 5; o++)
+        fprintf(f, " l1tex__t_requests_pipe_lsu_mem_global_op_%s.sum=%.0f"
+                " l1tex__t_sectors_pipe_lsu_mem_global_op_%s.sum=%.0f", ops[o], req[0][o],
+                ops[o], units[0][o]);
+    for (int o = 0; o < 3; o++)
+        fprintf(f, " smsp__inst_executed_op_shared_%s.sum=%.0f"
+                " l1tex__data_pipe_lsu_wavefronts_mem_shared_op_%s.sum=%.0f"
+                " l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_%s.sum=%.0f", ops[o],
+                req[1][o], ops[o], units[1][o], ops[o], units[1][o] - ideal[1][o]);
+    fprintf(f, "\n");
+    fflush(f);
+}
 
 void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts *o)
 {
@@ -58,7 +93,8 @@ void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts 
         if (D->load(&c[v], name[v], &k[v], log, sizeof log))
             child_fail(OUT_CRASH, log, "%s: cannot be loaded", variant_name(v));
     instance I;
-    if (instance_build(&I, ex, ex->time_size, knobs, &dev, o->seed) != 0)
+    size_t size = o->profile_sim_size ? sim_largest_size(ex) : ex->time_size;
+    if (instance_build(&I, ex, size, knobs, &dev, o->seed) != 0)
         child_fail(OUT_INTERNAL, NULL, "spec: %s", I.error);
     /* Baseline, student, solution: ncu numbers its results in this order. */
     for (int v = 0; v < N_VARIANTS; v++) {
@@ -70,11 +106,18 @@ void profile_launch_once(const exercise *ex, const int *knobs, const grade_opts 
         dev_set_args(&d, &I, argp);
         if (D == &device_cuda)   /* the uploads done before the launch ncu times */
             CUDA_CHECK(cudaDeviceSynchronize());
+        if (D->count_next)
+            D->count_next();
         launch_result L = D->launch(&k[v], &I, argp, 0, o->launch_timeout_s);
         if (L.status != LAUNCH_OK)
             child_fail(L.status == LAUNCH_HUNG ? OUT_HANG : OUT_RESOURCES, NULL,
                        "%s: the launch %s", variant_name(v),
                        L.status == LAUNCH_HUNG ? "did not finish" : "was refused");
+        if (D->counts) {
+            mem_counts mc;
+            D->counts(&mc);
+            print_sim_counts(stdout, (enum variant)v, size, &mc);
+        }
         dev_set_free(D, &d);
     }
     exit(0);

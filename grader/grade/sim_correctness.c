@@ -34,6 +34,24 @@ static int sim_sizes(const exercise *ex, size_t out[MAX_SIZES])
     return n;
 }
 
+/* The largest of the n sizes: the launch whose memory counts the report
+ * shows (mem_counts.h), the one nearest the timed size. */
+static int largest(const size_t *sizes, int n)
+{
+    int k = 0;
+    for (int s = 1; s < n; s++)
+        if (sizes[s] > sizes[k])
+            k = s;
+    return k;
+}
+
+size_t sim_largest_size(const exercise *ex)
+{
+    size_t sizes[MAX_SIZES];
+    int n = sim_sizes(ex, sizes);
+    return n ? sizes[largest(sizes, n)] : ex->time_size;
+}
+
 /* The race g's device saw ("" when none, or when it cannot see races). */
 static const char *race_seen(const grade_ctx *g)
 {
@@ -105,7 +123,14 @@ static void simulate(void *arg, result *r)
         /* what the kernel prints, from its first launch only, as on a GPU */
         int first = s == 0 && kout_first_begin() == 0;
         long printed = kout_lines();
+        int count = s == largest(sizes, n) && g.D->count_next && g.D->counts;
+        if (count)
+            g.D->count_next();
         run_launch(&g, V_STUDENT, &I, &d, 0);
+        if (count) {
+            g.D->counts(&r->counts);
+            r->counts.size = sizes[s];
+        }
         if (first)
             kout_first_end(r, 1);
         printed = kout_lines() - printed;
@@ -168,6 +193,7 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     memcpy(r->printed, sr.printed, sizeof r->printed);
     r->printed_lines = sr.printed_lines;
     r->printed_bytes = sr.printed_bytes;
+    r->counts = sr.counts;   /* memory counts by line, whatever the run found */
     if (sr.outcome == OUT_PASS) {
         r->correct = 1;
         snprintf(r->sim_said, sizeof r->sim_said, "Correct on the PTX simulator (%.300s; "

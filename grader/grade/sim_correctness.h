@@ -24,6 +24,11 @@
  * tests/gpu/faulty/printf_flood, HANG there, right here). */
 #define SIM_PRINT_FLOOD_LINES 65536
 
+/* The largest of ex's sim sizes (the spec's sim_sizes, else its check
+ * sizes the simulator runs): the launch whose memory counts the report
+ * shows, and tests/gpu/ncu-counts-run.sh's size. */
+size_t sim_largest_size(const exercise *ex);
+
 /* Run the student's compiled kernel `c` on o->simulator at ex's sim sizes,
  * in a child of at most timeout_s seconds, into sr: OUT_PASS (correct, its
  * message the run's figures), OUT_CHECKED (it could not run the kernel:

@@ -30,6 +30,9 @@ typedef struct grade_opts {
                                     correctness run go to <dir>/size<N>-seed<S>.bin, on
                                     the GPU and the simulator alike, to compare them bit
                                     for bit; NULL: none */
+    int profile_sim_size;        /* profile-one: launch at the exercise's largest sim size,
+                                    not its timing size, so the PTX simulator can run the
+                                    same launch whole (tests/gpu/ncu-counts-run.sh) */
 } grade_opts;
 
 /* What every command grades with unless told otherwise: the course at ".",

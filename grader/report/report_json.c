@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include "diagnose.h"
 #include "report.h"
+#include "report_counts.h"
 #include "stats.h"
 
 void json_escape(FILE *f, const char *s)
@@ -192,7 +193,9 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
         resources_json(f, &r->res[V_STUDENT]);
         fputs(", \"solution\": ", f);
         resources_json(f, &r->res[V_SOLUTION]);
-        fprintf(f, "}}%s\n", i + 1 < n ? "," : "");
+        fputs("}, \"memory_counts\": ", f);
+        json_mem_counts(f, &r->counts);
+        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
     }
     fputs("  ]\n}\n", f);
     if (fclose(f) != 0)

@@ -13,6 +13,7 @@
 #include "knobs.h"
 #include "nogpu_words.h"
 #include "report.h"
+#include "report_counts.h"
 #include "stats.h"
 
 #define RED "\033[31m"
@@ -372,6 +373,7 @@ void print_table(FILE *f, const graded *g, int n, int color)
             fprintf(f, "%s  knobs: %.*s%s\n", color ? DIM : "", report_width(f) - 9, knobs,
                     color ? RESET : "");
         print_sizes(f, g[i].ex, color);
+        print_mem_counts(f, &g[i].r.counts, report_width(f), color);
     }
     if (shown[C_OCC])
         print_occ_legend(f, g, n);

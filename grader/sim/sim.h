@@ -79,11 +79,50 @@ enum sim_status {
     SIM_TRAP                 /* a failed assert() or a trap: the kernel stopped itself */
 };
 
+/* Memory counts by instruction (issue 28 item 3; sim_counts.c), what
+ * Nsight Compute counts per SASS instruction, here per PTX instruction and
+ * so per source line:
+ *   global  (ld/st/atom/red .global, generic ones that land in global
+ *           memory, cp.async's global side): requests, warp-level
+ *           executions with at least one active lane; sectors, the distinct
+ *           32-byte aligned segments the active lanes touch, per request,
+ *           summed; ideal, the sectors the bytes asked for would fill
+ *           (ceil(lanes x bytes / 32), at most the sectors touched);
+ *   shared  (ld/st/atom .shared, generic ones that land in shared memory):
+ *           requests; wavefronts, by the model of 32 banks of 4 bytes,
+ *           lanes that touch the same word not conflicting (broadcast), a
+ *           warp's request split into phases of 128 bytes (all 32 lanes for
+ *           accesses of 4 bytes or less, half-warps for 8 bytes, quarter-
+ *           warps for 16), each phase taking as many wavefronts as the most
+ *           distinct words any one bank holds in it; ideal, one wavefront
+ *           per phase with an active lane. Conflicts = wavefronts - ideal,
+ *           as l1tex__data_bank_conflicts_pipe_lsu_mem_shared counts them.
+ * A launch with more counted instructions than SIM_COUNT_ROWS gets a row
+ * per line, space and opcode instead (an unrolled loop's copies summed;
+ * insn: the first), so its lines' totals stay whole; past that, rows are
+ * counted in `dropped`. */
+enum sim_count_space { SIM_COUNT_GLOBAL = 1, SIM_COUNT_SHARED = 2 };
+#define SIM_COUNT_ROWS 128
+typedef struct sim_count_row {
+    uint32_t insn;           /* the instruction's index in the kernel */
+    uint32_t line;           /* its .loc line, 0 unknown */
+    int space;               /* enum sim_count_space */
+    char op[48];             /* the PTX opcode, e.g. "ld.global.nc.v4.f32" */
+    uint64_t requests, units, ideal;   /* units: sectors (global), wavefronts (shared) */
+} sim_count_row;
+typedef struct sim_counts {
+    int n, dropped;
+    sim_count_row row[SIM_COUNT_ROWS];
+} sim_counts;
+
 typedef struct sim_launch {
     unsigned grid[3], block[3];
     size_t dyn_smem;
     void **argp;             /* argp[i] points at argument i's value */
     double timeout_s;        /* wall-clock limit; 0: none */
+    /* Non-NULL: the run adds its memory counts to *counts (the caller zeroes
+     * it first; launches accumulate). NULL: nothing counted, full speed. */
+    sim_counts *counts;
 } sim_launch;
 
 typedef struct sim_report {

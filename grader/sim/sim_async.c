@@ -52,6 +52,8 @@ static void land(sim_cta *c, int i)
 
 void sim_cp_async(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
 {
+    if (c->counts)
+        sim_count_access(c, w, m, in);
     LANES(m)
         uint32_t size = (uint32_t)X(in->b);
         uint32_t src_size = (in->flags & SF_HAS_C) ? (uint32_t)X(in->c) : size;

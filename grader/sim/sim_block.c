@@ -365,6 +365,8 @@ enum sim_status sim_run(const sim_module *m, int k, const sim_launch *L, sim_rep
         tear_down(&c);
         return rep->status;
     }
+    if (L->counts)
+        sim_counts_begin(&c);
     for (unsigned z = 0; z < L->grid[2]; z++)
         for (unsigned y = 0; y < L->grid[1]; y++)
             for (unsigned x = 0; x < L->grid[0]; x++) {
@@ -379,6 +381,7 @@ enum sim_status sim_run(const sim_module *m, int k, const sim_launch *L, sim_rep
                     goto done;
             }
 done:
+    sim_counts_end(&c);
     tear_down(&c);
     return rep->status;
 }

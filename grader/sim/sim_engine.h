@@ -108,6 +108,9 @@ typedef struct sim_cta {
     sim_word *words;         /* per shared word; epoch: the barrier interval, from 1 */
     uint32_t epoch;
     double deadline;
+    /* memory counts (sim_counts.c): per instruction and space, NULL when
+     * the launch did not ask for them */
+    struct sim_count_acc *counts;
 } sim_cta;
 
 /* sim_exec.c: run warp w's active groups until none is READY, the slice of
@@ -152,6 +155,14 @@ void sim_bulk_copy(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 void sim_cp_mbar_arrive(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 /* The block is done: land what is still in flight. */
 void sim_async_drain(sim_cta *c);
+
+/* sim_counts.c: memory counts when the launch asks for them (sim.h's
+ * sim_counts). begin: set up c->counts; access: count lanes m of w
+ * executing `in` (ld, st, atom/red or cp.async; other spaces ignored),
+ * before it runs; end: add them to the launch's counts and free them. */
+void sim_counts_begin(sim_cta *c);
+void sim_count_access(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_counts_end(sim_cta *c);
 
 /* sim_mem.c: the bytes at `addr` of `space` for `bytes` bytes, as seen by
  * lane l of w; NULL (and the run stopped as a fault) when outside. */

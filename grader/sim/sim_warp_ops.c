@@ -13,6 +13,8 @@ static void access(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in, int 
 {
     uint64_t *R = w->R;
     const int size = tsize(in->type), sgn = tsigned(in->type);
+    if (c->counts)
+        sim_count_access(c, w, m, in);
     LANES(m)
         uint8_t *p = sim_addr(c, w, l, in->space, X(in->a) + (uint64_t)in->off,
                               (size_t)size * in->vec, in, store);
@@ -47,6 +49,8 @@ void sim_atom_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
 {
     uint64_t *R = w->R;
     const int size = tsize(in->type);
+    if (c->counts)
+        sim_count_access(c, w, m, in);
     LANES(m)
         uint8_t *p = sim_addr(c, w, l, in->space, X(in->a) + (uint64_t)in->off, (size_t)size,
                               in, 1);

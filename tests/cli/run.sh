@@ -133,6 +133,15 @@ status "grader: bad knob" $? 2 $o
 env -u COLUMNS NO_COLOR=1 $GRADER check all --no-gpu --student-dir exercises --json "$T/r.json" >$o 2>&1
 widest "report width" $o 100
 has "the table shows knob values" $o "  knobs: BLOCKDIMX=128 PDIST=8 BLOCKS_PER_SM=1"
+# memory counts by line (issue 28 item 3): lesson 2's stub stores a lane per row
+has "the table shows memory by line" $o "line 34   global store   32.0 sectors/request (best 4.0)"
+has "the JSON lists every counted instruction" "$T/r.json" '"op": "st.global.f32", "space": "global"'
+# the simulator's half of tests/gpu/ncu-counts-run.sh: totals in ncu's names, the
+# stub's column read 32-way in its full warps (16.5 wavefronts a request on average)
+$GRADER profile-one lesson3 --only bank_conflicts --no-gpu --profile-sim-size --seed 3 >$o 2>&1
+has "profile-one on the simulator" $o "sim-counts student 300 "
+has "profile-one on the simulator" $o "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum=6758400"
+has "profile-one on the simulator" $o "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum=0 "
 COLUMNS=72 NO_COLOR=1 $GRADER check lesson1 --no-gpu --json "$T/r.json" >$o 2>&1
 widest "report width, COLUMNS=72" $o 72
 

@@ -69,6 +69,7 @@ Suite *compile_faults_suite(void);
 Suite *kernel_output_suite(void);
 Suite *cuda_check_suite(void);
 Suite *report_lines_suite(void);
+TCase *report_counts_tcase(void);   /* test_report_counts.c, in report_lines_suite */
 Suite *grade_parts_suite(void);
 Suite *grade_words_suite(void);
 Suite *knockout_run_suite(void);
@@ -77,6 +78,7 @@ Suite *reference_parts_suite(void);
 Suite *nogpu_parts_suite(void);
 Suite *ptx_reader_suite(void);
 Suite *sim_suite(void);
+TCase *sim_counts_tcase(void);   /* test_sim_counts.c, in sim_suite */
 Suite *sim_kernels_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,

@@ -1459,7 +1459,8 @@ START_TEST(json_records)
         "\"latency_ns\": 600, \"sm_count\": 100, \"in_flight_bytes_per_sm\": null, "
         "\"in_flight_needed_per_sm\": 18000, \"in_flight_share\": null, \"rounds\": 40, "
         "\"remeasured\": 0, \"checked_without_gpu\": false, \"simulated\": false, \"checks\": [], "
-        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}},\n"
+        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}"
+        ", \"memory_counts\": null},\n"
         "    {\"lesson\": 4, \"name\": \"free\", \"title\": \"No bar at all\", "
         "\"file\": \"lesson4/free.cu\", \"demo\": false, \"outcome\": \"SLOW\", "
         "\"passed\": false, \"message\": \"\", \"detail\": \"\", \"printed\": \"\", "
@@ -1471,7 +1472,8 @@ START_TEST(json_records)
         "\"latency_ns\": 600, \"sm_count\": 100, \"in_flight_bytes_per_sm\": 0.6, "
         "\"in_flight_needed_per_sm\": null, \"in_flight_share\": null, \"rounds\": 40, "
         "\"remeasured\": 0, \"checked_without_gpu\": false, \"simulated\": false, \"checks\": [], "
-        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}},\n"
+        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}"
+        ", \"memory_counts\": null},\n"
         "    {\"lesson\": 4, \"name\": \"free\", \"title\": \"No bar at all\", "
         "\"file\": \"lesson4/free.cu\", \"demo\": false, \"outcome\": \"SLOW\", "
         "\"passed\": false, \"message\": \"\", \"detail\": \"\", \"printed\": \"\", "
@@ -1483,7 +1485,8 @@ START_TEST(json_records)
         "\"latency_ns\": 600, \"sm_count\": 100, \"in_flight_bytes_per_sm\": 0.6, "
         "\"in_flight_needed_per_sm\": 0.6, \"in_flight_share\": 1, \"rounds\": 40, "
         "\"remeasured\": 0, \"checked_without_gpu\": false, \"simulated\": false, \"checks\": [], "
-        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}}\n"
+        "\"resources\": {\"baseline\": null, \"student\": null, \"solution\": null}"
+        ", \"memory_counts\": null}\n"
         "  ]\n"
         "}\n");
     /* No bar, checked without a GPU. */
@@ -1519,14 +1522,14 @@ START_TEST(json_records)
         "\"launch_blocks_per_sm\": 4}, \"student\": null, \"solution\": {\"registers\": 9, "
         "\"stack_bytes\": 0, \"spill_stores\": 0, \"spill_loads\": 0, \"smem_static\": 0, "
         "\"smem_dynamic\": 0, \"occupancy_pct\": -1, \"blocks_per_sm\": 0, "
-        "\"launch_occupancy_pct\": -1, \"launch_blocks_per_sm\": 0}}},\n"
+        "\"launch_occupancy_pct\": -1, \"launch_blocks_per_sm\": 0}}, \"memory_counts\": null},\n"
         "    {\"lesson\": 2, \"name\": \"copy\", \"title\": \"A coalesced copy\", \"file\": "
         "\"lesson2/copy.cu\", \"demo\": true, \"outcome\": \"MECHANISM\", \"passed\": false, "
         "\"message\": \"Shown.\", \"detail\": \"line 1\\nline 2\", \"printed\": \"\", "
         "\"printed_lines\": 0, \"printed_bytes\": 0, \"diagnoses\": [\"mbarrier_wait\"], "
         "\"gpu\": \"\", \"compute_capability\": 0, \"seed\": 0, \"knobs\": {}, \"bar_kind\": "
         "\"bandwidth\", \"checked_without_gpu\": false, \"simulated\": false, \"checks\": [], \"resources\": "
-        "{\"baseline\": null, \"student\": null, \"solution\": null}},\n"
+        "{\"baseline\": null, \"student\": null, \"solution\": null}, \"memory_counts\": null},\n"
         "    {\"lesson\": 3, \"name\": \"padded\", \"title\": \"Padding the tile\", "
         "\"file\": \"lesson3/padded.cu\", \"demo\": false, \"outcome\": \"SLOW\", "
         "\"passed\": false, \"message\": \"\", \"detail\": \"\", \"printed\": \"\", "
@@ -1537,14 +1540,14 @@ START_TEST(json_records)
         "-1e+300, \"bar\": null, \"student_gbps\": null, \"copy_gbps\": null, \"noise\": "
         "null, \"rounds\": 40, \"remeasured\": 0, \"checked_without_gpu\": false, \"simulated\": false, "
         "\"checks\": [], \"resources\": {\"baseline\": null, \"student\": null, "
-        "\"solution\": null}},\n"
+        "\"solution\": null}, \"memory_counts\": null},\n"
         "    {\"lesson\": 4, \"name\": \"free\", \"title\": \"No bar at all\", \"file\": "
         "\"lesson4/free.cu\", \"demo\": false, \"outcome\": \"CHECKED\", \"passed\": false, "
         "\"message\": \"Compiles.\", \"detail\": \"\", \"printed\": \"\", \"printed_lines\": "
         "0, \"printed_bytes\": 0, \"diagnoses\": [], \"gpu\": \"\", \"compute_capability\": "
         "0, \"seed\": 0, \"knobs\": {}, \"bar_kind\": \"none\", \"checked_without_gpu\": "
         "true, \"simulated\": false, \"checks\": [], \"resources\": {\"baseline\": null, \"student\": null, "
-        "\"solution\": null}}\n"
+        "\"solution\": null}, \"memory_counts\": null}\n"
         "  ]\n"
         "}\n");
     /* None at all. */
@@ -1605,5 +1608,6 @@ Suite *report_lines_suite(void)
     tc = tcase_create("json");
     tcase_add_test(tc, json_records);
     suite_add_tcase(s, tc);
+    suite_add_tcase(s, report_counts_tcase());
     return s;
 }

@@ -8,6 +8,7 @@
 #include "device_sim.h"
 #include "knobs.h"
 #include "nogpu.h"
+#include "sim_correctness.h"
 #include "fixture.h"
 #include "sim_note.h"
 #include "suites.h"
@@ -231,6 +232,60 @@ START_TEST(fixture_sim_notes)
 }
 END_TEST
 
+/* Memory counts by line (mem_counts.h) of course kernels with known
+ * answers: the worst instruction of a space and kind, as sectors a request
+ * (global) or ways (shared: wavefronts over the conflict-free number). */
+typedef struct count_case {
+    int lesson;
+    const char *name, *dir;
+    int space;                /* enum mem_space */
+    const char *op;           /* the opcode's first word: "ld", "st" */
+    double worst;
+} count_case;
+
+static const count_case count_cases[] = {
+    /* lesson 2: a lane per row, a warp's 32 stores in 32 rows */
+    {2, "mapping", "exercises", MS_GLOBAL, "st", 32},
+    /* lesson 3: a [32][32] float tile read down a column: 32-way; padded, none */
+    {3, "bank_conflicts", "exercises", MS_SHARED, "ld", 32},
+    {3, "bank_conflicts", "solutions", MS_SHARED, "ld", 1},
+    {2, "transpose", "solutions", MS_SHARED, "ld", 1},
+    /* lessons 6 and 10: doubles thread-major at PDIST 8, gcd(8, 16) = 8 a
+     * half-warp; index-major or padded, none */
+    {6, "batched_smem", "solutions", MS_SHARED, "ld", 8},
+    {10, "padded", "exercises", MS_SHARED, "ld", 8},
+    {10, "index_major", "exercises", MS_SHARED, "ld", 8},
+    {10, "padded", "solutions", MS_SHARED, "ld", 1},
+    {10, "index_major", "solutions", MS_SHARED, "ld", 1},
+};
+
+START_TEST(kernel_counts)
+{
+    const count_case *c = &count_cases[_i];
+    int knobs[MAX_KNOBS];
+    grade_opts o;
+    const exercise *ex = on_sim(c->lesson, c->name, c->dir, knobs, &o);
+    static result r;
+    memset(&r, 0, sizeof r);
+    check_without_gpu(ex, knobs, &o, &r);
+    const mem_counts *mc = &r.counts;
+    ck_assert_msg(mc->counted && mc->size == sim_largest_size(ex) && mc->n > 0,
+                  "lesson%d/%s in %s: counted %d at size %zu, %d rows", c->lesson, c->name,
+                  c->dir, mc->counted, mc->size, mc->n);
+    double worst = 0;
+    for (int i = 0; i < mc->n; i++) {
+        const mem_count_row *w = &mc->row[i];
+        if (w->space != c->space || strncmp(w->op, c->op, strlen(c->op)) || w->op[2] != '.')
+            continue;
+        double v = c->space == MS_SHARED ? w->units / w->ideal : w->units / w->requests;
+        worst = v > worst ? v : worst;
+    }
+    ck_assert_msg(worst > c->worst - 0.01 && worst < c->worst + 0.01,
+                  "lesson%d/%s in %s: the worst %s %s is %.3f, want %.1f", c->lesson, c->name,
+                  c->dir, c->space == MS_SHARED ? "shared" : "global", c->op, worst, c->worst);
+}
+END_TEST
+
 Suite *sim_kernels_suite(void)
 {
     Suite *s = suite_create("sim_kernels");
@@ -238,6 +293,7 @@ Suite *sim_kernels_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, fixture_sim_notes);
+    tcase_add_loop_test(tc, kernel_counts, 0, (int)(sizeof count_cases / sizeof *count_cases));
     suite_add_tcase(s, tc);
     return s;
 }
