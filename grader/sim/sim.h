@@ -84,6 +84,15 @@ typedef struct sim_launch {
     size_t dyn_smem;
     void **argp;             /* argp[i] points at argument i's value */
     double timeout_s;        /* wall-clock limit; 0: none */
+    /* A sample of the grid: run only these blocks (linear indices,
+     * x + grid[0] * (y + grid[1] * z), ascending), in this order, each as it
+     * runs in the whole launch (its %ctaid, the whole grid's %nctaid).
+     * Blocks share nothing but global memory, so everything judged per
+     * block (races, unwritten reads, faults, hangs within a block) holds
+     * for a sample; what other blocks would have written is not there.
+     * NULL or nblocks 0: every block. */
+    const unsigned *blocks;
+    unsigned nblocks;
 } sim_launch;
 
 typedef struct sim_report {
