@@ -12,6 +12,7 @@
 #define GRADER_RESULT_H
 
 #include "spec.h"
+#include "watch_facts.h"
 
 enum outcome {
     OUT_NOT_RUN = 0,    /* the child never got to say anything */
@@ -150,6 +151,12 @@ typedef struct result {
                                (an instruction it does not run); "": it did not run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
     ncu_evidence ncu;
+    /* With a GPU, the timed launch's sampled run on the PTX simulator
+     * (grade/sim_sample.h): which of its blocks ran ("blocks 0, 17 and 4095
+     * of 4096"; "": it did not run), and what the simulator watched them do
+     * with their data (watch_facts.h; watched 0: nothing). */
+    char sampled[320];
+    watch_facts watch;
 } result;
 
 #endif
