@@ -166,9 +166,7 @@ static void sample_body(void *arg, result *sr)
                    RACE_FIX);
     }
     if (s.D->unwritten && s.D->unwritten()[0])
-        child_fail(OUT_WRONG, NULL, UNWRITTEN_WORDS " On a GPU those bytes hold what an "
-                   "earlier launch left there, so what your kernel computes from them comes "
-                   "from that launch, not from this one's inputs.", s.D->unwritten());
+        child_fail(OUT_WRONG, NULL, UNWRITTEN_WORDS, s.D->unwritten());
     if (s.D->watch)
         s.D->watch(&sr->watch);
     sr->outcome = OUT_PASS;

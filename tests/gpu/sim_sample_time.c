@@ -13,6 +13,7 @@
  * carve and fill of the timing sets' allocation and the launches included.
  *
  *   make build/tests/sim_sample_time && build/tests/sim_sample_time [SEED [LESSON...]]
+ *   STUDENT_DIR=exercises build/tests/sim_sample_time 3     (the stubs; any folder)
  *
  * Needs no GPU. */
 #include <stdio.h>
@@ -65,7 +66,7 @@ int main(int argc, char **argv)
 {
     grade_opts o;
     grade_opts_defaults(&o);
-    o.student_dir = "solutions";
+    o.student_dir = getenv("STUDENT_DIR") ? getenv("STUDENT_DIR") : "solutions";
     o.seed = argc > 1 ? strtoull(argv[1], NULL, 10) : 3;
     o.simulator = &device_sim;
     printf("lesson\texercise\tgrid_blocks\tsampled\tseconds\tverdict\tblocks\n");

@@ -141,9 +141,9 @@ static const kernel_case cases[] = {
      * launch's sampled blocks (grade/sim_sample.h) */
     {0, "saxpy", GPU "cheats/onchip_replay", OUT_WRONG,
      "Your kernel depends on memory it never wrote: thread (0,0,0) of block (0,0,0) read "
-     "local memory at line 25 (ld.local.u64) that its thread did not write in this launch"},
+     "local memory at line 28 (ld.local.u64) that its thread did not write in this launch"},
     {0, "saxpy", GPU "cheats/onchip_replay_shared", OUT_WRONG,
-     "read shared memory at line 22 (ld.volatile.shared.u64) that no thread of its block "
+     "read shared memory at line 24 (ld.volatile.shared.u64) that no thread of its block "
      "wrote in this launch"},
     {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
      "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},

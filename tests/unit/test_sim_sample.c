@@ -100,8 +100,8 @@ typedef struct sample_case {
 static const sample_case cases[] = {
     {"nothing seen: the GPU's pass", right, SIM_CLEAN, OUT_PASS, {NULL}, 1},
     {"an unwritten read: WRONG on the timed launch", right, SIM_UNWRITTEN, OUT_WRONG,
-     {"Your kernel depends on memory it never wrote: " UNWRITTEN ". On a GPU those bytes",
-      SEEN}, 1},
+     {"Your kernel depends on memory it never wrote: " UNWRITTEN ". Seen on the PTX", SEEN},
+     1},
     {"a race: RACE with both lines", right, SIM_RACY, OUT_RACE,
      {"Your kernel has a race: " RACE ". On a GPU which of the two", SEEN}, 1},
     {"a fault: CRASH", faults_sampled, SIM_CLEAN, OUT_CRASH, {"cudaErrorIllegalAddress", SEEN},
