@@ -118,6 +118,11 @@ static void sample_body(void *arg, result *sr)
     s = *j->g;
     memset(s.k, 0, sizeof s.k);   /* the GPU's modules: not this child's */
     s.D = j->g->o->simulator;
+    static grade_opts so;     /* the simulator's launch limit, not the GPU's */
+    so = *j->g->o;
+    if (so.launch_timeout_s < SAMPLE_LAUNCH_TIMEOUT_S)
+        so.launch_timeout_s = SAMPLE_LAUNCH_TIMEOUT_S;
+    s.o = &so;
     s.r = sr;
     g_result = sr;
     sr->seed = j->g->r->seed;
@@ -180,7 +185,7 @@ void sample_timed_launch(grade_ctx *g, const compiled *c, timing_sets *T)
     struct sample_job j = {.g = g, .c = c, .T = T};
     static result sr;
     set_stage("running the timed launch's blocks on the PTX simulator");
-    run_in_child(sample_body, &j, compile_time_limit() + 2 * g->o->launch_timeout_s +
+    run_in_child(sample_body, &j, compile_time_limit() + SAMPLE_LAUNCH_TIMEOUT_S +
                  SAMPLE_TIMEOUT_S, &sr);
     snprintf(g->r->sampled, sizeof g->r->sampled, "%s", sr.sampled);
     switch (sr.outcome) {
