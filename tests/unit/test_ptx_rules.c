@@ -237,6 +237,7 @@ static const struct {
     /* allowed by the spec, and only what it names */
     {"mov.u32 %r1, %nsmid;", "%smid %nsmid", 0, NULL},
     {"mov.u32 %r1, %smid;\nmov.u64 %rd1, %clock64;", "%smid", 1, "%clock64"},
+    {"mov.u64 %rd1, %clock64;", "%clock", 1, "%clock64"},
 };
 
 START_TEST(special_registers)

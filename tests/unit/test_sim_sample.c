@@ -180,9 +180,12 @@ START_TEST(sample_by_seed)
         ck_assert_msg(r.outcome == OUT_PASS, "%s", r.message);
         /* 4 of 16: 0, two drawn, 15 */
         unsigned b[4];
-        ck_assert_msg(sscanf(r.sampled, "blocks 0, %u, %u and 15 of 16", &b[1], &b[2]) == 2,
+        int end = 0;
+        ck_assert_msg(sscanf(r.sampled, "blocks 0, %u, %u and %u of 16%n", &b[1], &b[2], &b[3],
+                             &end) == 3 && end == (int)strlen(r.sampled),
                       "seed %llu: '%s'", seed, r.sampled);
-        ck_assert_msg(0 < b[1] && b[1] < b[2] && b[2] < 15, "seed %llu: '%s'", seed, r.sampled);
+        ck_assert_msg(0 < b[1] && b[1] < b[2] && b[2] < 15 && b[3] == 15, "seed %llu: '%s'", seed,
+                      r.sampled);
         if (seed == 1)
             snprintf(first, sizeof first, "%s", r.sampled);
         else
