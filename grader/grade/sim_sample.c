@@ -172,8 +172,13 @@ static void sample_body(void *arg, result *sr)
     }
     if (s.D->unwritten && s.D->unwritten()[0])
         child_fail(OUT_WRONG, NULL, UNWRITTEN_WORDS, s.D->unwritten());
-    if (s.D->watch)
+    if (s.D->watch) {
         s.D->watch(&sr->watch);
+        if (sr->watch.watched) {   /* the last launch: the whole sample */
+            sr->watch.blocks_run = n;
+            sr->watch.blocks_total = total;
+        }
+    }
     sr->outcome = OUT_PASS;
 }
 

@@ -229,6 +229,33 @@ START_TEST(compiled_in_the_child)
 }
 END_TEST
 
+/* What the simulator watched on the sample reaches the result, for the
+ * mechanism rules, with the blocks it covers. */
+static void watches(watch_facts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->watched = 1;
+    out->staged_pct = 92;
+}
+
+START_TEST(watched_into_the_result)
+{
+    static device_ops sim;
+    sim_for(SIM_CLEAN, &sim);
+    sim.watch = watches;
+    grade_opts o = host_opts();
+    o.simulator = &sim;
+    use_kernels(&t_axpy, costly);
+    static result r;
+    grade_host_opts(&t_axpy, &o, &r);
+    ck_assert_msg(r.outcome == OUT_PASS, "%s", r.message);
+    ck_assert_int_eq(r.watch.watched, 1);
+    ck_assert_double_eq(r.watch.staged_pct, 92);
+    ck_assert_uint_eq(r.watch.blocks_run, 4);
+    ck_assert_uint_eq(r.watch.blocks_total, 16);
+}
+END_TEST
+
 /* sample_blocks alone: a table of grids and asks. */
 START_TEST(blocks_drawn)
 {
@@ -256,6 +283,7 @@ Suite *sim_sample_suite(void)
     tcase_add_loop_test(tc, sample_by_case, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, sample_by_seed);
     tcase_add_test(tc, blocks_drawn);
+    tcase_add_test(tc, watched_into_the_result);
     tcase_add_test(tc, compiled_in_the_child);
     suite_add_tcase(s, tc);
     return s;
