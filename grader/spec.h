@@ -195,6 +195,15 @@ typedef struct exercise {
      * reference's (twice the reference's plus 1000, for the few conflicts a
      * problem's edges cause); a MECHANISM failure otherwise. */
     int ncu_no_bank_conflicts;
+
+    /* Special registers its kernels may read although they tell launches
+     * apart (rules/ptx_rules.h's ptx_check_special_registers: the clock,
+     * the SM, the warp slot, the grid's launch number...), space-separated
+     * as PTX names them ("%nsmid %smid"); NULL: none, every one refused.
+     * A lesson that needs one says why here: the judged launches (the
+     * simulator's sample of the timed launch) then cannot be told from the
+     * timed ones by anything else. */
+    const char *special_registers;
 } exercise;
 
 /* The registry (specs/registry.c): lesson_exercises[n] lists lesson n's

@@ -63,6 +63,13 @@ $(RACE_PROBE): tests/gpu/race_probe.c $(BUILD)/libgrader.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
 
+# What the sampled run of the timed launch adds to a GPU grading, on the CPU
+# (tests/gpu/sim_sample_time.c; the table in grader/grade/README.md).
+SAMPLE_TIME := $(BUILD)/tests/sim_sample_time
+$(SAMPLE_TIME): tests/gpu/sim_sample_time.c $(BUILD)/libgrader.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Igrader -o $@ $< $(BUILD)/libgrader.a $(LDLIBS)
+
 # Everything the CPU suite's parts use, built first (make -j), so that the
 # parts, running side by side, only read it.
 test-cpu-build: $(UNIT_BIN) $(GRADER) test-slides-build class-packages

@@ -90,7 +90,7 @@ static void collect(const compile_child *ch, const char *name, compiled *out)
 }
 
 /* The rules that need the compiled kernel. */
-static void check_compiled(const char *name, compiled *out)
+static void check_compiled(const compile_job *job, const char *name, compiled *out)
 {
     char msg[900];
     if ((out->ok || out->outcome == OUT_COMPILE_ERROR) && resource_overflow(out, msg, sizeof msg)) {
@@ -100,6 +100,14 @@ static void check_compiled(const char *name, compiled *out)
         return;
     }
     if (out->ok && ptx_check_device_globals(out->ptx, msg, sizeof msg) != 0) {
+        out->ok = 0;
+        out->outcome = OUT_REFUSED;
+        snprintf(out->error, sizeof out->error, "%s is refused before running: its kernel %s",
+                 name, msg);
+        return;
+    }
+    if (out->ok && ptx_check_special_registers(out->ptx, job->ex ? job->ex->special_registers
+                                               : NULL, msg, sizeof msg) != 0) {
         out->ok = 0;
         out->outcome = OUT_REFUSED;
         snprintf(out->error, sizeof out->error, "%s is refused before running: its kernel %s",
@@ -202,7 +210,7 @@ static void compile_batch(const compile_job *jobs, int n, compiled *out)
         const char *name = jobs[i].name ? jobs[i].name : jobs[i].path;
         if (ch[i].pid) {
             collect(&ch[i], name, &out[i]);
-            check_compiled(name, &out[i]);
+            check_compiled(&jobs[i], name, &out[i]);
         }
         free(ch[i].out);
         free(src[i]);

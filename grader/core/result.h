@@ -13,6 +13,7 @@
 
 #include "spec.h"
 #include "mem_counts.h"
+#include "watch_facts.h"
 
 enum outcome {
     OUT_NOT_RUN = 0,    /* the child never got to say anything */
@@ -155,6 +156,12 @@ typedef struct result {
     ncu_evidence ncu;
     mem_counts counts;      /* the student's kernel's memory counts by line, from a
                                simulated launch (mem_counts.h); counts.counted 0: none */
+    /* With a GPU, the timed launch's sampled run on the PTX simulator
+     * (grade/sim_sample.h): which of its blocks ran ("blocks 0, 17 and 4095
+     * of 4096"; "": it did not run), and what the simulator watched them do
+     * with their data (watch_facts.h; watched 0: nothing). */
+    char sampled[320];
+    watch_facts watch;
 } result;
 
 #endif

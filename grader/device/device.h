@@ -144,6 +144,15 @@ typedef struct device_ops {
      * GPU: Nsight Compute does, NCU=1). */
     void (*count_next)(void);
     void (*counts)(mem_counts *out);
+    /* Run only these blocks in the launches that follow (linear indices
+     * x + gx * (y + gy * z), ascending; the array is copied), n = 0: every
+     * block again. What the sampled run of the timed launch uses
+     * (grade/sim_sample.h). NULL: the device runs whole grids only (a GPU). */
+    void (*sample)(const unsigned *blocks, unsigned n);
+    /* The work this process's launches have done so far, in
+     * thread-instructions: what a sample of blocks is sized by (a count,
+     * not a time, so a seed replays the same sample). NULL: not counted. */
+    unsigned long long (*work)(void);
 } device_ops;
 
 extern const device_ops device_cuda;

@@ -22,12 +22,19 @@ static double host_latency;
 static char crash_stage[96];
 static int l2_flushed;      /* since the last launch */
 host_counts host_count;
+/* The sample the launches run (device.h's sample), and the work done. */
+static unsigned host_sampled[4096];
+static unsigned host_nsampled;
+static unsigned long long host_insns;
+
 
 void host_reset(void)
 {
     memset(modules, 0, sizeof modules);
     nmodules = 0;
     memset(&host_count, 0, sizeof host_count);
+    host_nsampled = 0;
+    host_insns = 0;
     calibration_device(&host_dev);
     snprintf(host_dev.name, sizeof host_dev.name, "host backend (CPU tests)");
     have_dev = 1;
@@ -334,6 +341,17 @@ static int host_constant_slot(const kernel *k, const char *symbol, void **at, si
     return -1;
 }
 
+static void host_sample(const unsigned *blocks, unsigned n)
+{
+    host_nsampled = n < 4096 ? n : 4096;
+    memcpy(host_sampled, blocks, host_nsampled * sizeof *blocks);
+}
+
+static unsigned long long host_work(void)
+{
+    return host_insns;
+}
+
 static launch_result host_launch(const kernel *k, const instance *I, void **argp, int timed,
                                  double timeout_s)
 {
@@ -357,6 +375,11 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
     memcpy(c.block, I->block, sizeof c.block);
     host_count.launches++;
     host_count.timed += timed;
+    if (host_nsampled) {
+        c.sample = host_sampled;
+        c.nsample = host_nsampled;
+    }
+    c.insns = HOST_INSNS_PER_THREAD;
     host_fn fn = m->fn;
     if (k->fn != k->lib) {
         const struct knocked_kernel *kk = k->fn;
@@ -367,6 +390,8 @@ static launch_result host_launch(const kernel *k, const instance *I, void **argp
             fn = m->knocked;
     }
     fn(&c);
+    double blocks = host_nsampled ? host_nsampled : (double)I->grid[0] * I->grid[1] * I->grid[2];
+    host_insns += (unsigned long long)(blocks * threads * c.insns);
     if (c.fault)
         cuda_fail((cudaError_t)c.fault,
                   "the kernel, while it ran (the error surfaced at cudaEventQuery)",
@@ -406,4 +431,6 @@ const device_ops device_host = {
     .constant_slot = host_constant_slot,
     .launch = host_launch,
     .sync = host_sync,
+    .sample = host_sample,
+    .work = host_work,
 };

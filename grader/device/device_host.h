@@ -31,6 +31,13 @@ typedef struct host_call {
                                   (0: none); 0 for the kernel itself */
     int flushed;               /* 1: the L2 was flushed since the launch before this one,
                                   and no bytes were copied or filled after the flush */
+    const unsigned *sample;    /* the blocks this launch runs (device.h's sample), in
+                                  order; NULL: every block. A C kernel may honour it or
+                                  compute everything, as tests need */
+    unsigned nsample;
+    double insns;              /* thread-instructions per thread this launch ran, for the
+                                  work the backend reports (device.h's work); the kernel
+                                  may set it (default HOST_INSNS_PER_THREAD) */
 } host_call;
 
 typedef void (*host_fn)(host_call *c);
@@ -81,6 +88,11 @@ void host_set_latency(double ns);
  * is at `stage` (result.stage, as set_stage wrote it); NULL or "": never.
  * So a test can see which stage a crash is placed in. */
 void host_crash_in(const char *stage);
+
+/* The work the backend reports (device.h's work): per launch, its
+ * threads per block times the blocks it runs (the sample's, or the grid's)
+ * times host_call.insns, by default this many. */
+#define HOST_INSNS_PER_THREAD 100
 
 /* What the backend was asked to do, for tests that count. */
 typedef struct host_counts {

@@ -99,9 +99,21 @@ static double sim_copy_gbps(const device_facts *dev) { (void)dev; return 0; }
 static double sim_latency_ns(const device_facts *dev) { (void)dev; return 0; }
 static void sim_flush_l2(const device_facts *dev) { (void)dev; }
 
+/* Whole 2 MiB pages start on a 2 MiB boundary, as the GPU's allocations
+ * do (buffers.h's ALLOC_GRAIN): a kernel run on the simulator with the
+ * timed launch's arguments sees its pointers at the same offsets within a
+ * page as on the GPU (grade/sim_sample.h). */
+#define SIM_ALLOC_ALIGN ((size_t)2 << 20)
+
 static void *sim_alloc(size_t bytes)
 {
-    void *p = malloc(bytes ? bytes : 1);
+    void *p = NULL;
+    if (bytes >= SIM_ALLOC_ALIGN) {
+        if (posix_memalign(&p, SIM_ALLOC_ALIGN, bytes) != 0)
+            p = NULL;
+    } else {
+        p = malloc(bytes ? bytes : 1);
+    }
     if (!p || sim_mem_add(p, bytes) != 0)
         child_fail(OUT_INTERNAL, NULL, "The simulator could not allocate %zu bytes.", bytes);
     return p;
@@ -121,17 +133,33 @@ static int sim_constant_slot(const kernel *k, const char *symbol, void **at, siz
     return sim_symbol(k->lib, symbol, at, bytes);
 }
 
+/* The blocks the launches run (device.h's sample); none: every block. */
+static unsigned *sampled;
+static unsigned nsampled;
+
+static void sim_sample(const unsigned *blocks, unsigned n)
+{
+    free(sampled);
+    sampled = NULL;
+    nsampled = 0;
+    if (!n || !(sampled = malloc(n * sizeof *sampled)))
+        return;
+    memcpy(sampled, blocks, n * sizeof *sampled);
+    nsampled = n;
+}
+
 static launch_result simdev_launch(const kernel *k, const instance *I, void **argp, int timed,
                                    double timeout_s)
 {
     (void)timed;
-    sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s};
+    sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s,
+                    .blocks = sampled, .nblocks = nsampled};
     memcpy(L.grid, I->grid, sizeof L.grid);
     memcpy(L.block, I->block, sizeof L.block);
     if (count_asked) {
         memset(&last_counts, 0, sizeof last_counts);
         L.counts = &last_counts;
-        counted_blocks = I->grid[0] * I->grid[1] * I->grid[2];
+        counted_blocks = nsampled ? nsampled : I->grid[0] * I->grid[1] * I->grid[2];
         have_counts = 1;
         count_asked = 0;
     }
@@ -222,4 +250,6 @@ const device_ops device_sim = {
     .unwritten = device_sim_unwritten,
     .count_next = sim_count_next,
     .counts = sim_counts_read,
+    .sample = sim_sample,
+    .work = device_sim_thread_insns,
 };

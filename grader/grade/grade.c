@@ -154,8 +154,11 @@ void grade_exercise(const exercise *ex, const int *knobs, const grade_opts *o, r
     }
     if (knock)
         judge_data_path(&g, &c[V_STUDENT], &T);
-    if (timed)
+    if (timed) {
         time_and_judge(&g, &T);
+        /* the timed launch again, on the simulator, for a sample of blocks */
+        sample_timed_launch(&g, &c[V_STUDENT], &T);
+    }
     if (timed || knock)
         timing_sets_free(&g, &T);
     /* The last facts, then the one verdict (verdict.h). */

@@ -128,6 +128,16 @@ void judge_data_path(grade_ctx *g, const compiled *student, timing_sets *T);
  * student's measure clears the bar, and whether the reference's does. */
 void time_and_judge(grade_ctx *g, timing_sets *T);
 
+/* sim_sample.c */
+
+/* The sampled run of g's timed launch on o->simulator (sim_sample.h): the
+ * student's compiled kernel c (used when it is sm_90's PTX), timing sets T
+ * (set 1 is run). Returns when nothing was found, after filling r->sampled,
+ * r->watch and, when the simulator could not run it, r->sim_note; ends the
+ * child (child_fail) with WRONG, RACE, CRASH or HANG otherwise. Does
+ * nothing without o->simulator, or when g's device is the simulator. */
+void sample_timed_launch(grade_ctx *g, const compiled *c, timing_sets *T);
+
 /* grade_verdict.c */
 
 /* End the child as TOO FAST when the student's median time `ms` is below

@@ -10,11 +10,6 @@
 #include "sim_correctness.h"
 #include "verify.h"
 
-/* How to order the two accesses of a race, for both of its kinds. */
-#define RACE_FIX "Make the reading thread wait for the write: a __syncthreads() between " \
-    "the two accesses of shared memory, or the wait that covers an asynchronous copy " \
-    "(its cp.async group, or its mbarrier phase) before touching its bytes."
-
 struct sim_job {
     const exercise *ex;
     const int *knobs;
@@ -154,8 +149,7 @@ static void simulate(void *arg, result *r)
      * values came out right, since on a GPU they are an earlier kernel's. */
     if (g.D->unwritten && g.D->unwritten()[0]) {
         snprintf(r->unwritten, sizeof r->unwritten, "%s", g.D->unwritten());
-        child_fail(OUT_WRONG, NULL, "Your kernel depends on memory it never wrote: %s.",
-                   g.D->unwritten());
+        child_fail(OUT_WRONG, NULL, UNWRITTEN_WORDS, g.D->unwritten());
     }
     r->correct = 1;
     r->outcome = OUT_PASS;   /* ran to the end: every size correct */

@@ -29,6 +29,14 @@
  * shows, and tests/gpu/ncu-counts-run.sh's size. */
 size_t sim_largest_size(const exercise *ex);
 
+/* How to order the two accesses of a race, for both of its kinds: the
+ * words every RACE ends with, with a GPU or without (sim_sample.h). */
+#define RACE_FIX "Make the reading thread wait for the write: a __syncthreads() between " \
+    "the two accesses of shared memory, or the wait that covers an asynchronous copy " \
+    "(its cp.async group, or its mbarrier phase) before touching its bytes."
+/* A read of bytes the launch never wrote (the device's unwritten()), %s. */
+#define UNWRITTEN_WORDS "Your kernel depends on memory it never wrote: %s."
+
 /* Run the student's compiled kernel `c` on o->simulator at ex's sim sizes,
  * in a child of at most timeout_s seconds, into sr: OUT_PASS (correct, its
  * message the run's figures), OUT_CHECKED (it could not run the kernel:

@@ -637,3 +637,143 @@ int ptx_check_device_globals(const char *ptx, char *msg, size_t len)
         return 0;
     return say_writable(&g, msg, len);
 }
+
+/* ---- special registers that tell launches apart ------------------------- */
+
+/* The families ptx_rules.h lists: a name matches when it equals `name`, or
+ * for a family with digits (pm, envreg), `name` then decimal digits, and
+ * for %pm an optional "_64". */
+static const struct {
+    const char *name;
+    int digits;                 /* 1: followed by a number */
+    const char *what;
+} telling[] = {
+    {"%clock", 0, "the SM's clock"},
+    {"%clock_hi", 0, "the SM's clock"},
+    {"%clock64", 0, "the SM's clock"},
+    {"%globaltimer", 0, "the GPU's global timer"},
+    {"%globaltimer_lo", 0, "the GPU's global timer"},
+    {"%globaltimer_hi", 0, "the GPU's global timer"},
+    {"%smid", 0, "which SM the block runs on"},
+    {"%nsmid", 0, "how many SMs the GPU has"},
+    {"%warpid", 0, "which warp slot of its SM the warp runs in"},
+    {"%nwarpid", 0, "how many warp slots an SM has"},
+    {"%gridid", 0, "the launch's number among the GPU's launches"},
+    {"%pm", 1, "a performance counter"},
+    {"%envreg", 1, "the driver's environment"},
+    {"%reserved_smem_offset_begin", 0, "the driver's shared-memory layout"},
+    {"%reserved_smem_offset_end", 0, "the driver's shared-memory layout"},
+    {"%reserved_smem_offset_cap", 0, "the driver's shared-memory layout"},
+    {"%reserved_smem_offset_", 1, "the driver's shared-memory layout"},
+    {"%total_smem_size", 0, "the driver's shared-memory layout"},
+    {"%aggr_smem_size", 0, "the driver's shared-memory layout"},
+};
+
+/* What `reg` tells, when it is one of the families; NULL otherwise. */
+static const char *tells(const char *reg)
+{
+    size_t n = strcspn(reg, ".");   /* "%tid.x": the register is "%tid" */
+    for (size_t i = 0; i < sizeof telling / sizeof *telling; i++) {
+        size_t k = strlen(telling[i].name);
+        if (n < k || strncmp(reg, telling[i].name, k) != 0)
+            continue;
+        if (!telling[i].digits && n == k)
+            return telling[i].what;
+        size_t d = k;
+        while (telling[i].digits && d < n && isdigit((unsigned char)reg[d]))
+            d++;
+        if (telling[i].digits && d > k && (d == n || (n - d == 3 && !strncmp(reg + d, "_64", 3))))
+            return telling[i].what;
+    }
+    return NULL;
+}
+
+/* 1 when `allowed` (space-separated) names reg. */
+static int allowed_by(const char *allowed, const char *reg)
+{
+    size_t n = strcspn(reg, ".");
+    for (const char *a = allowed; a && *a;) {
+        a += strspn(a, " ");
+        size_t k = strcspn(a, " ");
+        if (k == n && !strncmp(a, reg, n))
+            return 1;
+        a += k;
+    }
+    return 0;
+}
+
+/* The first telling register among `op` and its parts. */
+static const char *telling_in(const ptx_operand *op)
+{
+    if ((op->kind == PO_REG || (op->kind == PO_ADDR && op->base == PB_REG)) && op->name &&
+        tells(op->name))
+        return op->name;
+    for (int e = 0; e < op->nelem; e++) {
+        const char *r = telling_in(&op->elem[e]);
+        if (r)
+            return r;
+    }
+    return NULL;
+}
+
+/* The path of .file `num` ("" when none): the directives come last. */
+static const char *file_path(const ptx_prog *p, int num)
+{
+    for (int i = p->n - 1; i >= 0; i--)
+        if (p->stmt[i].kind == PS_DIRECTIVE && p->stmt[i].dir.kind == PD_FILE &&
+            p->stmt[i].dir.loc_file == num && p->stmt[i].dir.path)
+            return p->stmt[i].dir.path;
+    return "";
+}
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t n = strlen(s), k = strlen(tail);
+    return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* libcu++'s wait with backoff (cuda::barrier's wait, arrive_and_wait;
+ * cuda::std::__libcpp_thread_poll_with_backoff) reads %globaltimer only
+ * to decide how long to sleep between polls; what it returns never
+ * depends on it. Lessons 9 and 12 teach cuda::barrier, so that read, and
+ * only it, is let through: the .loc in force at statement i is libcu++'s
+ * chrono.h inlined at its threading_support.h (NVRTC's -lineinfo). A read
+ * of the clock anywhere else, cuda::std::chrono's own included, is not. */
+static int libcuxx_backoff(const ptx_prog *p, int i)
+{
+    int at = i;
+    while (at >= 0 && !(p->stmt[at].kind == PS_DIRECTIVE && p->stmt[at].dir.kind == PD_LOC))
+        at--;
+    if (at < 0 || !ends_with(file_path(p, p->stmt[at].dir.loc_file), "cuda/std/__cuda/chrono.h"))
+        return 0;
+    const char *in = p->stmt[at].dir.args ? strstr(p->stmt[at].dir.args, "inlined_at ") : NULL;
+    return in && ends_with(file_path(p, atoi(in + strlen("inlined_at "))),
+                           "cuda/std/__thread/threading_support.h");
+}
+
+int ptx_check_special_registers(const char *ptx, const char *allowed, char *msg, size_t len)
+{
+    ptx_prog *p = ptx ? ptx_read(ptx) : NULL;
+    int bad = 0;
+    for (int i = 0; p && i < p->n && !bad; i++) {
+        const ptx_stmt *s = &p->stmt[i];
+        for (int o = 0; s->kind == PS_INSN && o < s->insn.nops && !bad; o++) {
+            const char *reg = telling_in(&s->insn.op[o]);
+            if (!reg || allowed_by(allowed, reg))
+                continue;
+            if (!strncmp(reg, "%globaltimer", 12) && libcuxx_backoff(p, i))
+                continue;
+            bad = 1;
+            char where[64] = "";
+            if (s->insn.loc_line > 0)
+                snprintf(where, sizeof where, " at line %d", s->insn.loc_line);
+            snprintf(msg, len, "reads %.*s (%s)%s, in `%.80s`: it could tell a simulated "
+                     "launch from a real one, or a judged launch from a timed one, and "
+                     "compute only when it is judged. No exercise needs it: compute the "
+                     "answer from the kernel's arguments, %%tid, %%ctaid and their sizes.",
+                     (int)strcspn(reg, "."), reg, tells(reg), where, s->text);
+        }
+    }
+    ptx_free(p);
+    return bad ? -1 : 0;
+}

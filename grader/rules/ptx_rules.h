@@ -30,6 +30,25 @@
  * says why the rule exists. */
 int ptx_check_device_globals(const char *ptx, char *msg, size_t len);
 
+/* Special registers that tell one launch from another, read from the
+ * instructions' operands (never a comment or a string; a dead branch's
+ * instruction counts, it is in the code): the clock (%clock, %clock_hi,
+ * %clock64, %globaltimer, _lo, _hi), where a block or warp runs (%smid,
+ * %warpid) and how many there are of them (%nsmid, %nwarpid), the grid's
+ * launch number (%gridid), performance counters (%pm0-7, %pm0_64-7_64),
+ * the driver's environment (%envreg0-31) and its shared-memory layout
+ * (%reserved_smem_offset_*, %total_smem_size, %aggr_smem_size). Each
+ * differs between a launch on the PTX simulator and one on a GPU, or
+ * between two launches on a GPU (the PTX ISA's "Special Registers"), so a
+ * kernel that reads one could compute only when it is timed, or only when
+ * it is judged. Fine: %tid, %ntid, %ctaid, %nctaid, %laneid, %lanemask_*,
+ * %dynamic_smem_size, the cluster registers (the launch itself says them).
+ * Returns 0 when `ptx` reads none but those named in `allowed`
+ * (space-separated, the spec's special_registers; NULL: none); else -1,
+ * with a message in `msg` naming the register and its line, saying "could
+ * tell a simulated launch from a real one". */
+int ptx_check_special_registers(const char *ptx, const char *allowed, char *msg, size_t len);
+
 /* Bytes of statically sized .shared and of .const data that `ptx` declares
  * (dynamic `extern __shared__` arrays count 0). */
 void ptx_declared_bytes(const char *ptx, long *shared, long *constant);

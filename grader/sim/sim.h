@@ -123,6 +123,15 @@ typedef struct sim_launch {
     /* Non-NULL: the run adds its memory counts to *counts (the caller zeroes
      * it first; launches accumulate). NULL: nothing counted, full speed. */
     sim_counts *counts;
+    /* A sample of the grid: run only these blocks (linear indices,
+     * x + grid[0] * (y + grid[1] * z), ascending), in this order, each as it
+     * runs in the whole launch (its %ctaid, the whole grid's %nctaid).
+     * Blocks share nothing but global memory, so everything judged per
+     * block (races, unwritten reads, faults, hangs within a block) holds
+     * for a sample; what other blocks would have written is not there.
+     * NULL or nblocks 0: every block. */
+    const unsigned *blocks;
+    unsigned nblocks;
 } sim_launch;
 
 typedef struct sim_report {

@@ -367,20 +367,27 @@ enum sim_status sim_run(const sim_module *m, int k, const sim_launch *L, sim_rep
     }
     if (L->counts)
         sim_counts_begin(&c);
-    for (unsigned z = 0; z < L->grid[2]; z++)
-        for (unsigned y = 0; y < L->grid[1]; y++)
-            for (unsigned x = 0; x < L->grid[0]; x++) {
-                c.ctaid[0] = x;
-                c.ctaid[1] = y;
-                c.ctaid[2] = z;
-                for (unsigned t = 0; t < c.nthreads; t++) {
-                    c.q_head[t] = c.q_tail[t] = -1;
-                    c.group[t] = 0;
-                }
-                if (run_block(&c) != 0)
-                    goto done;
-            }
-done:
+    uint64_t total = (uint64_t)L->grid[0] * L->grid[1] * L->grid[2];
+    uint64_t n = L->blocks && L->nblocks ? L->nblocks : total;
+    for (uint64_t i = 0; i < n; i++) {
+        uint64_t b = L->blocks && L->nblocks ? L->blocks[i] : i;
+        if (b >= total) {
+            rep->status = SIM_BAD_LAUNCH;
+            snprintf(rep->message, sizeof rep->message, "block %llu of a sample, outside "
+                     "the grid of %llu blocks", (unsigned long long)b,
+                     (unsigned long long)total);
+            break;
+        }
+        c.ctaid[0] = (unsigned)(b % L->grid[0]);
+        c.ctaid[1] = (unsigned)(b / L->grid[0] % L->grid[1]);
+        c.ctaid[2] = (unsigned)(b / L->grid[0] / L->grid[1]);
+        for (unsigned t = 0; t < c.nthreads; t++) {
+            c.q_head[t] = c.q_tail[t] = -1;
+            c.group[t] = 0;
+        }
+        if (run_block(&c) != 0)
+            break;
+    }
     sim_counts_end(&c);
     tear_down(&c);
     return rep->status;

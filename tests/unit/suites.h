@@ -18,6 +18,7 @@ Suite *static_suite(void);
 Suite *limits_suite(void);
 Suite *pipeline_suite(void);
 Suite *sim_note_suite(void);
+Suite *sim_sample_suite(void);
 Suite *grade_child_suite(void);
 Suite *knockout_arena_suite(void);
 Suite *compile_vm_suite(void);

@@ -27,6 +27,7 @@ static const struct {
     {.name = "limits", .make = limits_suite},
     {.name = "pipeline", .make = pipeline_suite},
     {.name = "sim_note", .make = sim_note_suite},
+    {.name = "sim_sample", .make = sim_sample_suite},
     {.name = "grade_child", .make = grade_child_suite},
     {.name = "knockout_arena", .make = knockout_arena_suite},
     {.name = "compile_vm", .make = compile_vm_suite},

@@ -194,6 +194,91 @@ START_TEST(ptx_many_globals_checked_in_linear_time)
 }
 END_TEST
 
+/* Special registers that tell launches apart (ptx_check_special_registers):
+ * PTX in, refused or not, the words. */
+#define SR_HEAD ".visible .entry k(.param .u64 p) {\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n" \
+    ".loc 1 7 3\n"
+static const struct {
+    const char *body;          /* instructions of k */
+    const char *allowed;       /* the spec's special_registers */
+    int refused;
+    const char *words;         /* in the message when refused */
+} sregs[] = {
+    {"mov.u32 %r1, %clock;", NULL, 1, "reads %clock (the SM's clock) at line 7"},
+    {"mov.u32 %r1, %clock_hi;", NULL, 1, "%clock_hi"},
+    {"mov.u64 %rd1, %clock64;", NULL, 1, "%clock64 (the SM's clock)"},
+    {"mov.u64 %rd1, %globaltimer;", NULL, 1, "%globaltimer (the GPU's global timer)"},
+    {"mov.u32 %r1, %globaltimer_lo;", NULL, 1, "%globaltimer_lo"},
+    {"mov.u32 %r1, %globaltimer_hi;", NULL, 1, "%globaltimer_hi"},
+    {"mov.u32 %r1, %smid;", NULL, 1, "%smid (which SM the block runs on)"},
+    {"mov.u32 %r1, %nsmid;", NULL, 1, "%nsmid (how many SMs the GPU has)"},
+    {"mov.u32 %r1, %warpid;", NULL, 1, "%warpid"},
+    {"mov.u32 %r1, %nwarpid;", NULL, 1, "%nwarpid"},
+    {"mov.u64 %rd1, %gridid;", NULL, 1, "%gridid (the launch's number"},
+    {"mov.u32 %r1, %pm3;", NULL, 1, "%pm3 (a performance counter)"},
+    {"mov.u64 %rd1, %pm7_64;", NULL, 1, "%pm7_64"},
+    {"mov.u32 %r1, %envreg12;", NULL, 1, "%envreg12 (the driver's environment)"},
+    {"mov.u32 %r1, %reserved_smem_offset_begin;", NULL, 1, "%reserved_smem_offset_begin"},
+    {"mov.u32 %r1, %total_smem_size;", NULL, 1, "%total_smem_size"},
+    {"mov.u32 %r1, %aggr_smem_size;", NULL, 1, "%aggr_smem_size"},
+    /* as an operand of any instruction, in a dead branch too */
+    {"add.u32 %r2, %r1, %smid;", NULL, 1, "%smid"},
+    {"setp.eq.u32 %p1, %r1, 1;\n@%p1 bra $L1;\nbra $L2;\n$L1:\nmov.u32 %r3, %nsmid;\n$L2:",
+     NULL, 1, "could tell a simulated launch from a real one, or a judged launch from a timed one"},
+    /* in braces of inline assembly */
+    {"{\n.reg .b32 t;\nmov.u32 t, %gridid;\n}", NULL, 1, "%gridid"},
+    /* fine: what the launch itself says */
+    {"mov.u32 %r1, %tid.x;\nmov.u32 %r2, %ctaid.y;\nmov.u32 %r3, %nctaid.z;\n"
+     "mov.u32 %r4, %ntid.x;\nmov.u32 %r5, %laneid;\nmov.u32 %r6, %lanemask_lt;\n"
+     "mov.u32 %r7, %dynamic_smem_size;", NULL, 0, NULL},
+    /* fine: a comment, a string, a register that only looks like one */
+    {"// mov.u32 %r1, %clock;\nmov.u32 %r1, %r2; /* %smid */", NULL, 0, NULL},
+    {"mov.u32 %r1, %pmx;", NULL, 0, NULL},
+    /* allowed by the spec, and only what it names */
+    {"mov.u32 %r1, %nsmid;", "%smid %nsmid", 0, NULL},
+    {"mov.u32 %r1, %smid;\nmov.u64 %rd1, %clock64;", "%smid", 1, "%clock64"},
+    {"mov.u64 %rd1, %clock64;", "%clock", 1, "%clock64"},
+};
+
+START_TEST(special_registers)
+{
+    char ptx[2048], msg[1024];
+    snprintf(ptx, sizeof ptx, "%s%s\nret;\n}\n", SR_HEAD, sregs[_i].body);
+    msg[0] = 0;
+    int r = ptx_check_special_registers(ptx, sregs[_i].allowed, msg, sizeof msg);
+    ck_assert_msg(r == (sregs[_i].refused ? -1 : 0), "case %d (%s): %d, %s", _i, sregs[_i].body,
+                  r, msg);
+    if (sregs[_i].words) {
+        ck_assert_msg(strstr(msg, sregs[_i].words), "case %d: '%s' not in '%s'", _i,
+                      sregs[_i].words, msg);
+        ck_assert_msg(strstr(msg, "could tell a simulated launch from a real one"), "%s", msg);
+    }
+}
+END_TEST
+
+/* libcu++'s wait with backoff reads %globaltimer (chrono.h inlined at
+ * threading_support.h): let through, cuda::barrier being taught; the same
+ * read from chrono.h inlined at the student's own file is refused. */
+START_TEST(special_registers_libcuxx_backoff)
+{
+    static const char *const inlined_at[] = {"13", "1"};
+    for (int k = 0; k < 2; k++) {
+        char ptx[2048], msg[1024] = "";
+        snprintf(ptx, sizeof ptx, ".visible .entry k() {\n.reg .b64 %%rd<9>;\n"
+                 ".loc 13 65 5, function_name $L__info_string23, inlined_at 4 370 5\n"
+                 ".loc 14 41 3, function_name $L__info_string24, inlined_at %s 65 5\n"
+                 "mov.u64 %%rd17, %%globaltimer;\nret;\n}\n"
+                 ".file 1 \"/home/me/k.cu\"\n"
+                 ".file 4 \"/usr/local/cuda/include/cccl/cuda/__barrier/barrier_block_scope.h\"\n"
+                 ".file 13 \"/usr/local/cuda/include/cccl/cuda/std/__thread/threading_support.h\"\n"
+                 ".file 14 \"/usr/local/cuda/include/cccl/cuda/std/__cuda/chrono.h\"\n",
+                 inlined_at[k]);
+        int r = ptx_check_special_registers(ptx, NULL, msg, sizeof msg);
+        ck_assert_msg(r == (k == 0 ? 0 : -1), "inlined at file %s: %d %s", inlined_at[k], r, msg);
+    }
+}
+END_TEST
+
 START_TEST(ptx_declared_sizes)
 {
     long shared, constant;
@@ -272,6 +357,8 @@ Suite *ptx_rules_suite(void)
     Suite *s = suite_create("ptx_rules");
     TCase *tc = tcase_create("ptx");
     tcase_add_test(tc, ptx_store_refused);
+    tcase_add_test(tc, special_registers_libcuxx_backoff);
+    tcase_add_loop_test(tc, special_registers, 0, (int)(sizeof sregs / sizeof *sregs));
     tcase_add_test(tc, ptx_loads_only_allowed);
     tcase_add_test(tc, ptx_unused_allowed);
     tcase_add_test(tc, ptx_instructions_are_not_declarations);

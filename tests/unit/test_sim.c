@@ -299,6 +299,41 @@ START_TEST(grid_of_blocks)
 }
 END_TEST
 
+/* A sample of the grid (sim_launch.blocks): only the listed blocks run,
+ * each with its own %ctaid; a block outside the grid is a bad launch. */
+START_TEST(sample_of_blocks)
+{
+    snprintf(ptx, sizeof ptx, "%s%s\n%s", head,
+             "mov.u32 %r4, %ctaid.x;\nmov.u32 %r5, %ntid.x;\nmad.lo.s32 %r3, %r4, %r5, %r1;\n"
+             "mul.wide.u32 %rd6, %r3, 4;\nadd.s64 %rd4, %rd1, %rd6;", tail);
+    char err[256];
+    sim_module *m = sim_load(ptx, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    enum { N = 37 * 96 };
+    uint32_t *out = malloc(N * 4), *in = calloc(96, 4);
+    memset(out, 0xff, N * 4);
+    sim_mem_add(out, N * 4);
+    sim_mem_add(in, 96 * 4);
+    void *args[2] = {&out, &in};
+    static const unsigned blocks[] = {0, 5, 36};
+    sim_launch L = {.grid = {37, 1, 1}, .block = {96, 1, 1}, .argp = args, .blocks = blocks,
+                    .nblocks = 3};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &L, &rep), SIM_OK);
+    for (unsigned i = 0; i < N; i++) {
+        unsigned b = i / 96;
+        ck_assert_uint_eq(out[i], b == 0 || b == 5 || b == 36 ? i : 0xffffffffu);
+    }
+    ck_assert_uint_eq(rep.thread_insns, (uint64_t)3 * 96 * 15);
+    static const unsigned outside[] = {3, 37};
+    L.blocks = outside;
+    L.nblocks = 2;
+    ck_assert_int_eq(sim_run(m, 0, &L, &rep), SIM_BAD_LAUNCH);
+    ck_assert_msg(strstr(rep.message, "block 37"), "%s", rep.message);
+    forget(in, out, m);
+}
+END_TEST
+
 /* libcu++'s cuda::memcpy_async on a cuda::barrier, as nvcc compiled it
  * (fixtures/sim/README.md): two blocks, each thread reads the element its
  * neighbour's copy brought, after the barrier: right, and no race. */
@@ -336,6 +371,7 @@ Suite *sim_suite(void)
     TCase *tc = tcase_create("instructions");
     tcase_add_loop_test(tc, one_case, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, grid_of_blocks);
+    tcase_add_test(tc, sample_of_blocks);
     tcase_add_test(tc, libcuxx_memcpy_async);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, sim_counts_tcase());

@@ -141,6 +141,15 @@ static const kernel_case cases[] = {
      * limit there (HANG on the H200), so CORRECT says why */
     {0, "saxpy", GPU "faulty/printf_flood", OUT_CORRECT, OK, "i=0 x=",
      "At size 1048576 your kernel printed 1048576 lines in one launch"},
+    /* replay caches the H200 keeps on chip between launches (issue 25,
+     * issue 28 item 1): WRONG here, and with a GPU through the timed
+     * launch's sampled blocks (grade/sim_sample.h) */
+    {0, "saxpy", GPU "cheats/onchip_replay", OUT_WRONG,
+     "Your kernel depends on memory it never wrote: thread (0,0,0) of block (0,0,0) read "
+     "local memory at line 28 (ld.local.u64) that its thread did not write in this launch"},
+    {0, "saxpy", GPU "cheats/onchip_replay_shared", OUT_WRONG,
+     "read shared memory at line 24 (ld.volatile.shared.u64) that no thread of its block "
+     "wrote in this launch"},
     {0, "saxpy", GPU "faulty/assert_late", OUT_CRASH,
      "line 14: the kernel stopped itself (a failed assert, or a trap): assert(n <= 4097) at"},
     {15, "softmax", GPU "faulty/softmax_no_max", OUT_WRONG, "values wrong"},

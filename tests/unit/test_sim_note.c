@@ -74,6 +74,7 @@ START_TEST(note_by_case)
     static device_ops sim;
     sim = device_host;
     sim.race = c->sim == SIM_RACY ? sees_a_race : NULL;
+    sim.sample = NULL;   /* the note alone: no sampled run of a pass (test_sim_sample.c) */
     sim.compile = noting_compile;
     grading_pid = getpid();
     compiled_here = 0;

@@ -1,0 +1,18 @@
+// Cheat fixture (tests/gpu/cheats/README.md): reads %globaltimer, the GPU's global timer in ns: 0 on the simulator.
+// A kernel that can tell a launch on the PTX simulator, or a launch the
+// grader judges, from the launch that is timed could keep a replay cache
+// only where it is not watched. This one computes the right answer and
+// only branches on the register where the branch never runs: reading it
+// is what the rule refuses (issue 28 item 2), whatever the branch does,
+// and a branch that never runs is still in the PTX.
+extern "C" __global__ void saxpy(const float *__restrict__ x, const float *__restrict__ y,
+                                 float *__restrict__ z, float a, int n)
+{
+    unsigned long long tell;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(tell));
+    if (tell == (unsigned long long)-1)
+        return;
+    size_t stride = (size_t)gridDim.x * blockDim.x;
+    for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < (size_t)n; i += stride)
+        z[i] = fmaf(a, x[i], y[i]);
+}
