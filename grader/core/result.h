@@ -12,6 +12,7 @@
 #define GRADER_RESULT_H
 
 #include "spec.h"
+#include "watch_facts.h"
 
 enum outcome {
     OUT_NOT_RUN = 0,    /* the child never got to say anything */
@@ -78,7 +79,8 @@ enum check_state {
 };
 typedef struct check_result {
     enum check_state state;
-    char what[256];         /* what was found, e.g. "the PTX has 'cp.async'" */
+    char what[512];         /* what was found, e.g. "the PTX has 'cp.async'"; and what the
+                               PTX simulator saw the data do (watch_rules.h) */
 } check_result;
 
 typedef struct timing {
@@ -150,6 +152,11 @@ typedef struct result {
                                (an instruction it does not run); "": it did not run */
     check_result checks[MAX_CHECKS];   /* one per exercise check, in the spec's order */
     ncu_evidence ncu;
+    /* What the PTX simulator saw the kernel do with its data (watch_facts.h):
+     * without a GPU, the launch at its largest simulated size; watch.watched
+     * 0 when nothing was watched. The mechanism checks with a knock kind are
+     * judged on it (rules/watch_rules.h). */
+    watch_facts watch;
 } result;
 
 #endif

@@ -46,6 +46,9 @@ typedef struct watch_facts {
                                      no prefetch ran */
     double prefetch_lead;         /* median fetches between such a prefetch and the
                                      load it served */
+    double live_uniform_bytes;    /* live global-load bytes read by every lane of the
+                                     warp at one address (what the constant cache
+                                     broadcasts): the table's reads not by WP_CONST */
 } watch_facts;
 
 #endif

@@ -12,6 +12,20 @@
 static unsigned long long thread_insns;
 static char first_race[400];
 static char first_unwritten[400];
+static int watch_on;
+static watch_facts last_watch;
+
+void device_sim_watch_next(int on)
+{
+    watch_on = on;
+}
+
+/* device_ops.watch: the last launch's facts (watched 0 when it was not
+ * watched). */
+static void sim_watch_facts(watch_facts *out)
+{
+    *out = last_watch;
+}
 
 const char *device_sim_unwritten(void)
 {
@@ -121,13 +135,15 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
                                    double timeout_s)
 {
     (void)timed;
-    sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s};
+    sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s,
+                    .watch = watch_on};
     memcpy(L.grid, I->grid, sizeof L.grid);
     memcpy(L.block, I->block, sizeof L.block);
     sim_report rep;
     enum sim_status s = sim_run(k->lib, (int)(intptr_t)k->fn - 1, &L, &rep);
     fflush(stdout);          /* device printf, before anyone reads the capture */
     thread_insns += rep.thread_insns;
+    last_watch = rep.watch;
     if (rep.race[0] && !first_race[0])
         snprintf(first_race, sizeof first_race, "%s", rep.race);
     if (rep.unwritten[0] && !first_unwritten[0])
@@ -181,4 +197,5 @@ const device_ops device_sim = {
     .launch = simdev_launch,
     .race = device_sim_race,
     .unwritten = device_sim_unwritten,
+    .watch = sim_watch_facts,
 };

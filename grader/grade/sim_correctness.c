@@ -1,6 +1,7 @@
 /* sim_correctness.c: the student's kernel on the PTX simulator, where there
  * is no GPU (sim_correctness.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "child.h"
 #include "clock.h"
@@ -86,7 +87,10 @@ static void simulate(void *arg, result *r)
         child_fail(OUT_CHECKED, log, "Correctness needs a GPU: the simulator could not read "
                    "the compiled kernel (%.200s).", log);
     size_t sizes[MAX_SIZES];
-    int n = sim_sizes(j->ex, sizes);
+    int n = sim_sizes(j->ex, sizes), largest = 0;
+    for (int s = 1; s < n; s++)
+        if (sizes[s] > sizes[largest])
+            largest = s;
     double t_ref = 0, t_sim = 0;   /* the spec's CPU reference (it builds the inputs and
                                       the expected outputs), the simulated launches */
     for (int s = 0; s < n; s++) {
@@ -102,7 +106,11 @@ static void simulate(void *arg, result *r)
         t0 = now_s();
         /* what the kernel prints, from its first launch only, as on a GPU */
         int first = s == 0 && kout_first_begin() == 0;
+        device_sim_watch_next(s == largest);   /* the data watch: the largest size */
         run_launch(&g, V_STUDENT, &I, &d, 0);
+        device_sim_watch_next(0);
+        if (s == largest && g.D->watch)
+            g.D->watch(&r->watch);
         if (first)
             kout_first_end(r, 1);
         t_sim += now_s() - t0;
@@ -147,6 +155,12 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     simulate_in_child(ex, knobs, o, c, 60, &sr);
     double secs = now_s() - t0;
     r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
+    r->watch = sr.watch;
+    if (getenv("GRADER_WATCH_DEBUG"))
+        fprintf(stderr, "WATCH %s %d live ld=%.0f v16=%.0f async=%.0f bulk=%.0f const=%.0f dead=%.0f/%.0f/%.0f/%.0f/%.0f uni=%.0f staged=%.1f wait=%.0f smem=%.1f pf=%.1f lead=%.0f blocks=%u/%u\n",
+                ex->name, r->watch.watched, r->watch.live_bytes[0], r->watch.live_bytes[1], r->watch.live_bytes[2], r->watch.live_bytes[3], r->watch.live_bytes[4],
+                r->watch.dead_bytes[0], r->watch.dead_bytes[1], r->watch.dead_bytes[2], r->watch.dead_bytes[3], r->watch.dead_bytes[4],
+                r->watch.live_uniform_bytes, r->watch.staged_pct, r->watch.wait_fetches, r->watch.smem_live_pct, r->watch.prefetch_served_pct, r->watch.prefetch_lead, r->watch.blocks_run, r->watch.blocks_total);
     /* what the first launch printed, shown as a GPU run shows it */
     memcpy(r->printed, sr.printed, sizeof r->printed);
     r->printed_lines = sr.printed_lines;

@@ -27,6 +27,14 @@ static long bulk_ring_smem(const int *knobs)
            8L * knobs[BR_STAGES];
 }
 
+/* The data watch's residency rule (rules/watch_rules.h): thread 0 refills a
+ * stage STAGES - 1 bulk copies before the block reads it, so a stage's bytes
+ * wait STAGES - 1 of their issuer's fetches. */
+static long br_wait(const int *knobs)
+{
+    return knobs[BR_STAGES] - 1;
+}
+
 static void build_bulk_ring(instance *I, size_t size, const int *knobs,
                             const device_facts *dev)
 {
@@ -90,7 +98,7 @@ static const exercise bulk_ring = {
     .bar_share = 0.5,
     .bar_floor = 1.08,
     .checks = {
-        PTX_HAS("cp.async.bulk.shared", KNOCK_BULK,
+        PTX_HAS_RING("cp.async.bulk.shared", KNOCK_BULK, br_wait, "STAGES - 1",
             "The stages must be filled by bulk copies: cp.async.bulk.shared::cluster.global."
             "mbarrier::complete_tx::bytes in the PTX (bulk_copy() in the file, or "
             "cuda::memcpy_async with a cuda::barrier in libcu++). One copy moves a whole stage "
