@@ -367,20 +367,28 @@ static void watch_across(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in
     END
 }
 
-/* Every other instruction: its destinations get its sources' masks. */
+/* Every other instruction: its destinations get its sources' masks (over
+ * whole rows of 32 lanes, which the compiler vectorises). */
 static void watch_generic(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
 {
-    struct sim_watch *wt = c->watch;
+    uint64_t *M = c->watch->M[w - c->w], mk[32] = {0};
     const int32_t src[4] = {in->a, in->b, in->c, in->e};
-    LANES(m)
-        uint64_t mk = 0;
-        for (int i = 0; i < 4; i++)
-            if (src[i] >= 0)
-                mk |= MK(w, src[i], l);
-        for (int i = 0; i < 4; i++)
-            if (in->d[i] >= 0)
-                MK(w, in->d[i], l) = mk;
-    END
+    for (int i = 0; i < 4; i++)
+        if (src[i] >= 0) {
+            const uint64_t *r = M + (size_t)src[i] * 32;
+            for (int l = 0; l < 32; l++)
+                mk[l] |= r[l];
+        }
+    for (int i = 0; i < 4; i++) {
+        if (in->d[i] < 0)
+            continue;
+        uint64_t *r = M + (size_t)in->d[i] * 32;
+        if (m == 0xffffffffu) {
+            memcpy(r, mk, sizeof mk);
+        } else {
+            LANES(m) r[l] = mk[l]; END
+        }
+    }
 }
 
 void sim_watch_step(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
