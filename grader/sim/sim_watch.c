@@ -39,6 +39,7 @@
 enum fresh { FR_NONE, FR_STORE, FR_ASYNC, FR_BULK };
 
 struct pf_line { uint64_t line; uint32_t at, gen; };
+struct word_seen { uint64_t word; uint32_t gen; };
 
 struct sim_watch {
     int8_t *site;            /* per instruction: its site, -1 none */
@@ -50,6 +51,9 @@ struct sim_watch {
     uint32_t *stamp;         /* per shared byte: its writer's fetch count then */
     uint16_t *writer;        /* per shared byte: the writing thread */
     uint8_t *fresh;          /* per shared byte: enum fresh, until first read */
+    uint64_t *src;           /* per shared byte: the global address a copy brought it from */
+    struct word_seen *seen_words;   /* global words the block counted, tagged with gen */
+    uint32_t nseen, capseen;
     uint32_t *F;             /* per thread: fetches issued in this block */
     struct pf_line *pf;      /* prefetched lines, tagged with the block's gen */
     uint32_t gen, npf;
@@ -91,9 +95,10 @@ int sim_watch_new(sim_cta *c)
     wt->stamp = calloc(sb, sizeof *wt->stamp);
     wt->writer = calloc(sb, sizeof *wt->writer);
     wt->fresh = calloc(sb, 1);
+    wt->src = calloc(sb, sizeof *wt->src);
     wt->F = calloc(c->nthreads, sizeof *wt->F);
     if (!wt->site || !wt->M || !wt->lm || !wt->sm || !wt->seen || !wt->stamp ||
-        !wt->writer || !wt->fresh || !wt->F)
+        !wt->writer || !wt->fresh || !wt->src || !wt->F)
         return -1;
     for (int i = 0; i < c->nwarps; i++) {
         wt->M[i] = calloc((size_t)c->k->nregs * 32 + 32, sizeof(uint64_t));
@@ -128,6 +133,7 @@ void sim_watch_block(sim_cta *c)
     memset(wt->F, 0, c->nthreads * sizeof *wt->F);
     wt->gen++;
     wt->npf = 0;
+    wt->nseen = 0;
     wt->blocks++;
 }
 
@@ -146,6 +152,52 @@ static int resolve(const sim_insn *in, uint64_t *addr)
         return SS_LOCAL;
     }
     return SS_GLOBAL;
+}
+
+static uint32_t hash64(uint64_t x) { return (uint32_t)(x * 0x9e3779b97f4a7c15ull >> 32); }
+
+/* Is the 4-byte global word `word` new to this block? Marks it. Input bytes
+ * count once per block: a tile element sixteen threads read directly is
+ * sixteen loads but one element the block computes with. (Out of host
+ * memory: everything counts as new.) */
+static int first_touch(struct sim_watch *wt, uint64_t word)
+{
+    if (wt->nseen * 2 >= wt->capseen) {
+        uint32_t cap = wt->capseen ? wt->capseen * 2 : 1u << 14;
+        struct word_seen *t = calloc(cap, sizeof *t);
+        if (!t)
+            return 1;
+        for (uint32_t i = 0; i < wt->capseen; i++) {
+            if (wt->seen_words[i].gen != wt->gen)
+                continue;
+            uint32_t h = hash64(wt->seen_words[i].word) & (cap - 1);
+            while (t[h].gen == wt->gen)
+                h = (h + 1) & (cap - 1);
+            t[h] = wt->seen_words[i];
+        }
+        free(wt->seen_words);
+        wt->seen_words = t;
+        wt->capseen = cap;
+    }
+    for (uint32_t h = hash64(word) & (wt->capseen - 1);; h = (h + 1) & (wt->capseen - 1)) {
+        struct word_seen *e = &wt->seen_words[h];
+        if (e->gen != wt->gen) {
+            *e = (struct word_seen){.word = word, .gen = wt->gen};
+            wt->nseen++;
+            return 1;
+        }
+        if (e->word == word)
+            return 0;
+    }
+}
+
+/* Of n bytes at global address a, those whose words are new to the block. */
+static double distinct(struct sim_watch *wt, uint64_t a, uint32_t n)
+{
+    double fresh = 0;
+    for (uint64_t w = a >> 2; w <= (a + n - 1) >> 2; w++)
+        fresh += first_touch(wt, w) ? 4 : 0;
+    return fresh < n ? fresh : n;
 }
 
 static uint32_t bucket(int64_t v) { return v < 0 ? 0 : v >= WB ? WB - 1 : (uint32_t)v; }
@@ -200,8 +252,8 @@ static uint64_t shared_read(sim_cta *c, int s, uint64_t o, uint32_t n)
             continue;
         if (wt->fresh[b] == FR_STORE)
             wt->staged[s]++;
-        else
-            wt->bytes[s][wt->fresh[b] == FR_ASYNC ? WP_ASYNC : WP_BULK]++;
+        else if (!(wt->src[b] & 3) && first_touch(wt, wt->src[b] >> 2))
+            wt->bytes[s][wt->fresh[b] == FR_ASYNC ? WP_ASYNC : WP_BULK] += 4;
         wt->wait[s][bucket((int64_t)wt->F[wt->writer[b]] - wt->stamp[b])]++;
         wt->fresh[b] = FR_NONE;
     }
@@ -255,17 +307,19 @@ static void watch_load(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         case SS_PARAM:
             break;
         case SS_CONST:
-            wt->bytes[s][WP_CONST] += n;
+            wt->bytes[s][WP_CONST] += distinct(wt, a, n);
             mk |= bit;
             break;
-        default:
-            wt->bytes[s][n >= 16 ? WP_LOAD_V16 : WP_LOAD] += n;
+        default: {
+            double nb = distinct(wt, a, n);
+            wt->bytes[s][n >= 16 ? WP_LOAD_V16 : WP_LOAD] += nb;
             if (uniform)
-                wt->uniform[s] += n;
+                wt->uniform[s] += nb;
             served(wt, s, t, a, n);
             wt->F[t]++;
             mk |= bit;
             break;
+        }
         }
         for (int v = 0; v < in->vec; v++)
             MK(w, in->d[v], l) = mk;
@@ -332,7 +386,10 @@ static void watch_copy(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         if (src_size)
             served(wt, s, t, VAL(in->a, l) + (uint64_t)(int64_t)in->target, src_size);
         wt->F[t]++;
+        uint64_t src = VAL(in->a, l) + (uint64_t)(int64_t)in->target;
         shared_write(c, t, dst, src_size, 1ull << s, in->op == SO_BULK_CP ? FR_BULK : FR_ASYNC);
+        for (uint32_t i = 0; i < src_size && dst + i < c->smem_bytes; i++)
+            wt->src[dst + i] = src + i;
         if (size > src_size)
             shared_write(c, t, dst + src_size, size - src_size, 0, FR_NONE);
     END
@@ -493,6 +550,8 @@ void sim_watch_end(sim_cta *c)
     free(wt->stamp);
     free(wt->writer);
     free(wt->fresh);
+    free(wt->src);
+    free(wt->seen_words);
     free(wt->F);
     free(wt->pf);
     free(wt);
