@@ -46,18 +46,28 @@ static const char *path_words(enum knock_kind k)
     return "";
 }
 
-/* The prefetch rule: 0 holds, 1 fails; the figures appended to buf. */
+/* The prefetch rule: 0 holds, 1 fails; the figures in buf, a failing one
+ * first. */
 static int prefetch_rule(const watch_facts *f, char *buf, size_t len)
 {
     if (f->prefetch_served_pct < 0) {
-        snprintf(buf, len, "no prefetch.global.L2 ran on the simulator");
+        snprintf(buf, len, "no prefetch.global.L2 ran");
         return 1;
     }
-    int ok = f->prefetch_served_pct >= WATCH_MIN_SERVED_PCT && f->prefetch_lead >= WATCH_MIN_LEAD;
-    snprintf(buf, len, "%s%.0f%% of the live loads found their line prefetched "
-             "(at least %.0f%%), a median of %.0f fetches ahead (at least %.0f)", ok ? "" : "only ", f->prefetch_served_pct,
-             WATCH_MIN_SERVED_PCT, f->prefetch_lead < 0 ? 0 : f->prefetch_lead, WATCH_MIN_LEAD);
-    return !ok;
+    double lead = f->prefetch_lead < 0 ? 0 : f->prefetch_lead;
+    int served_ok = f->prefetch_served_pct >= WATCH_MIN_SERVED_PCT;
+    int lead_ok = lead >= WATCH_MIN_LEAD;
+    char served[120], ahead[120];
+    snprintf(served, sizeof served, "%s%.0f%% of the live loads found their line prefetched "
+             "(at least %.0f%%)", served_ok ? "" : "only ", f->prefetch_served_pct,
+             WATCH_MIN_SERVED_PCT);
+    snprintf(ahead, sizeof ahead, "the prefetches ran a median of %.0f fetches ahead of the "
+             "loads they served (at least %.0f)", lead, WATCH_MIN_LEAD);
+    if (served_ok && !lead_ok)
+        snprintf(buf, len, "%s; %s", ahead, served);
+    else
+        snprintf(buf, len, "%s; %s", served, ahead);
+    return !(served_ok && lead_ok);
 }
 
 /* Append "; " and a clause to buf. */
@@ -70,7 +80,7 @@ static void add(char *buf, size_t len, const char *clause)
 int watch_rule(const mech_check *ch, const int *knobs, const watch_facts *f, char *what,
                size_t len)
 {
-    char path[200] = "", wait[200] = "", room[160] = "";
+    char path[256] = "", wait[160] = "", room[160] = "";
     int fails = 0;
     what[0] = 0;
     if (ch->knock == KNOCK_NONE)
