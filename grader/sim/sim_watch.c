@@ -156,12 +156,14 @@ static int resolve(const sim_insn *in, uint64_t *addr)
 
 static uint32_t hash64(uint64_t x) { return (uint32_t)(x * 0x9e3779b97f4a7c15ull >> 32); }
 
-/* Is the 4-byte global word `word` new to this block? Marks it. Input bytes
- * count once per block: a tile element sixteen threads read directly is
- * sixteen loads but one element the block computes with. (Out of host
- * memory: everything counts as new.) */
-static int first_touch(struct sim_watch *wt, uint64_t word)
+/* Is the 4-byte global word `word` new to this block at site s? Marks it.
+ * Input bytes count once per block and site: a tile element sixteen threads
+ * read directly by one instruction is sixteen loads but one element the
+ * block computes with; the same word brought by two instructions counts for
+ * each (one may be dead). (Out of host memory: everything counts as new.) */
+static int first_touch(struct sim_watch *wt, uint64_t word, int s)
 {
+    word = word << 6 | (uint64_t)s;
     if (wt->nseen * 2 >= wt->capseen) {
         uint32_t cap = wt->capseen ? wt->capseen * 2 : 1u << 14;
         struct word_seen *t = calloc(cap, sizeof *t);
@@ -191,12 +193,13 @@ static int first_touch(struct sim_watch *wt, uint64_t word)
     }
 }
 
-/* Of n bytes at global address a, those whose words are new to the block. */
-static double distinct(struct sim_watch *wt, uint64_t a, uint32_t n)
+/* Of n bytes at global address a read at site s, those whose words are new
+ * to the block at s. */
+static double distinct(struct sim_watch *wt, uint64_t a, uint32_t n, int s)
 {
     double fresh = 0;
     for (uint64_t w = a >> 2; w <= (a + n - 1) >> 2; w++)
-        fresh += first_touch(wt, w) ? 4 : 0;
+        fresh += first_touch(wt, w, s) ? 4 : 0;
     return fresh < n ? fresh : n;
 }
 
@@ -252,7 +255,7 @@ static uint64_t shared_read(sim_cta *c, int s, uint64_t o, uint32_t n)
             continue;
         if (wt->fresh[b] == FR_STORE)
             wt->staged[s]++;
-        else if (!(wt->src[b] & 3) && first_touch(wt, wt->src[b] >> 2))
+        else if (!(wt->src[b] & 3) && first_touch(wt, wt->src[b] >> 2, s))
             wt->bytes[s][wt->fresh[b] == FR_ASYNC ? WP_ASYNC : WP_BULK] += 4;
         wt->wait[s][bucket((int64_t)wt->F[wt->writer[b]] - wt->stamp[b])]++;
         wt->fresh[b] = FR_NONE;
@@ -307,11 +310,11 @@ static void watch_load(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         case SS_PARAM:
             break;
         case SS_CONST:
-            wt->bytes[s][WP_CONST] += distinct(wt, a, n);
+            wt->bytes[s][WP_CONST] += distinct(wt, a, n, s);
             mk |= bit;
             break;
         default: {
-            double nb = distinct(wt, a, n);
+            double nb = distinct(wt, a, n, s);
             wt->bytes[s][n >= 16 ? WP_LOAD_V16 : WP_LOAD] += nb;
             if (uniform)
                 wt->uniform[s] += nb;

@@ -77,6 +77,7 @@ Suite *reference_parts_suite(void);
 Suite *nogpu_parts_suite(void);
 Suite *ptx_reader_suite(void);
 Suite *sim_suite(void);
+TCase *sim_watch_tcase(void);   /* test_sim_watch.c: part of the sim suite */
 Suite *sim_kernels_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
