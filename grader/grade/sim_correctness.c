@@ -1,7 +1,6 @@
 /* sim_correctness.c: the student's kernel on the PTX simulator, where there
  * is no GPU (sim_correctness.h). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "child.h"
 #include "clock.h"
@@ -156,11 +155,6 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     double secs = now_s() - t0;
     r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
     r->watch = sr.watch;
-    if (getenv("GRADER_WATCH_DEBUG"))
-        fprintf(stderr, "WATCH %s %d live ld=%.0f v16=%.0f async=%.0f bulk=%.0f const=%.0f dead=%.0f/%.0f/%.0f/%.0f/%.0f uni=%.0f staged=%.1f wait=%.0f smem=%.1f pf=%.1f lead=%.0f blocks=%u/%u\n",
-                ex->name, r->watch.watched, r->watch.live_bytes[0], r->watch.live_bytes[1], r->watch.live_bytes[2], r->watch.live_bytes[3], r->watch.live_bytes[4],
-                r->watch.dead_bytes[0], r->watch.dead_bytes[1], r->watch.dead_bytes[2], r->watch.dead_bytes[3], r->watch.dead_bytes[4],
-                r->watch.live_uniform_bytes, r->watch.staged_pct, r->watch.wait_fetches, r->watch.smem_live_pct, r->watch.prefetch_served_pct, r->watch.prefetch_lead, r->watch.blocks_run, r->watch.blocks_total);
     /* what the first launch printed, shown as a GPU run shows it */
     memcpy(r->printed, sr.printed, sizeof r->printed);
     r->printed_lines = sr.printed_lines;
