@@ -143,10 +143,10 @@ typedef struct mech_check {
     const char *why;                   /* printed when the check fails: teach */
     enum knock_kind knock;             /* KNOCK_NONE: judged from the text alone */
     /* Residency, for a ring or a batch (rules/watch_rules.h): the median live
-     * byte read from shared memory waited there at least min_wait(knobs) of
-     * its writer's fetches (loads and copies the writing thread issued after
-     * the one that brought it); NULL: no such rule. min_wait_what: that
-     * number in the lesson's words ("PDIST - 1"). */
+     * byte read from shared memory waited there at least min_wait(knobs)
+     * iterations (its writer's uses of shared input between the write and
+     * the read: one per element its loop consumes); NULL: no such rule.
+     * min_wait_what: that number in the lesson's words ("PDIST - 1"). */
     long (*min_wait)(const int *knobs);
     const char *min_wait_what;
 } mech_check;

@@ -46,11 +46,13 @@ typedef struct watch_facts {
                                      reading site (not again as input: the load counted
                                      them); capped at 100; -1: none staged */
     double wait_fetches;          /* median, over live bytes at their first read from
-                                     shared memory, of the fetches (global loads, cp.async,
-                                     bulk copies) their writer issued after the one that
-                                     brought them, up to the read: a ring of distance
-                                     PDIST waits PDIST - 1 however the loop is unrolled;
-                                     -1: none read */
+                                     shared memory, of the iterations they waited there:
+                                     their writer's uses (ld.shared instructions that
+                                     first read input bytes, one per element its loop
+                                     consumes) between the write and the read. A ring of
+                                     distance PDIST waits PDIST - 1 however the loop is
+                                     unrolled and however many slots one copy fills (the
+                                     name is kept from an earlier count); -1: none read */
     double smem_live_pct;         /* % of the block's shared memory (static + dynamic)
                                      read at least once while carrying live input bytes;
                                      -1: no shared memory */

@@ -509,7 +509,7 @@ static void print_watch(FILE *f, const watch_facts *w)
                       w->staged_pct);
     if (w->wait_fetches >= 0 && n < (int)sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, ", waiting there a median of %.0f "
-                      "fetches", w->wait_fetches);
+                      "iterations", w->wait_fetches);
     if (w->smem_live_pct >= 0 && n < (int)sizeof line)
         n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f%% of the shared memory carried "
                       "them", w->smem_live_pct);

@@ -98,10 +98,10 @@ int watch_rule(const mech_check *ch, const int *knobs, const watch_facts *f, cha
         int short_wait = f->wait_fetches < (double)want;
         if (f->wait_fetches < 0)
             snprintf(wait, sizeof wait, "no live value waited in shared memory (at least "
-                     "%s = %ld fetches)", ch->min_wait_what, want);
+                     "%s = %ld iterations)", ch->min_wait_what, want);
         else
-            snprintf(wait, sizeof wait, "values waited a median of %.0f fetches in shared "
-                     "memory (at least %s = %ld)",
+            snprintf(wait, sizeof wait, "values waited a median of %.0f iterations in "
+                     "shared memory (at least %s = %ld)",
                      f->wait_fetches, ch->min_wait_what, want);
         fails |= short_wait << 1;
     }

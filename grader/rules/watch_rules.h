@@ -22,9 +22,11 @@
  *                   earlier prefetch.global.L2 of the block, a median of at
  *                   least 1 fetch ahead of the load they served
  * and, where the spec says so (mech_check.min_wait), the ring's residency:
- * the median live byte waited in shared memory at least min_wait(knobs) of
- * its writer's fetches (PDIST - 1 for a ring, (PDIST - 1) / 2 for lesson
- * 6's batch, STAGES - 1 for lesson 12's stages); and for a check on the
+ * the median live byte waited in shared memory at least min_wait(knobs)
+ * iterations, counted as its writer's uses (ld.shared instructions that
+ * first read input bytes, one per element its loop consumes) between the
+ * write and the read: PDIST - 1 for a ring, (PDIST - 1) / 2 for lesson 6's
+ * batch, (STAGES - 1) * STAGE_ITERS for lesson 12's stages; and for a check on the
  * shared memory's size (CHECK_SMEM_BYTES), its footprint: >= 50% of the
  * block's shared memory carried live data at least once.
  *
@@ -59,7 +61,7 @@
  * CHECK_SMEM_BYTES) on the facts `f` of a watched launch with `knobs`.
  * Returns 0 when every rule holds, and `what` then names the figures
  * ("100% of the live input bytes arrived by cp.async or bulk copies; values
- * waited 7 fetches in shared memory (at least PDIST - 1 = 7)"); 1 when one
+ * waited 7 iterations in shared memory (at least PDIST - 1 = 7)"); 1 when one
  * fails, and `what` is a clause saying which, with the measured figure, to
  * follow "Your kernel compiles, but". A check without a knock kind holds
  * with `what` empty. */

@@ -18,10 +18,12 @@
  * (against that ld.shared's site). A thread's store to shared memory of a
  * value with a direct load's bit marks its bytes "staged" until first read
  * (counted then, at the reading site, as staged bytes: not input bytes
- * again). Each thread counts its fetches (global loads, cp.async, bulk
- * copies); a shared byte keeps its writer and the writer's count when
- * written; a first read records how many more fetches the writer issued
- * since (the wait). Prefetched 128-byte lines are kept per block with the
+ * again). Each thread counts its uses (ld.shared instructions that first
+ * read input bytes: the elements its loop consumes); a shared byte keeps its
+ * writer and the writer's count when written; a first read records how many
+ * uses the writer made since (the wait: a ring of PDIST slots refilled after
+ * each use is read PDIST - 1 uses later, however the loop is unrolled and
+ * however many slots one copy fills). Prefetched 128-byte lines are kept per block with the
  * prefetching thread's count; a later global load of the line is served,
  * its lead the loader's count minus that.
  *
@@ -48,13 +50,15 @@ struct sim_watch {
     uint64_t **lm;           /* per warp: a mask per local byte of its 32 frames */
     uint64_t *sm;            /* per shared byte: the mask it holds */
     uint64_t *seen;          /* per shared byte: masks read from it, every block */
-    uint32_t *stamp;         /* per shared byte: its writer's fetch count then */
+    uint32_t *stamp;         /* per shared byte: its writer's use count then */
     uint16_t *writer;        /* per shared byte: the writing thread */
     uint8_t *fresh;          /* per shared byte: enum fresh, until first read */
     uint64_t *src;           /* per shared byte: the global address a copy brought it from */
     struct word_seen *seen_words;   /* global words the block counted, tagged with gen */
     uint32_t nseen, capseen;
     uint32_t *F;             /* per thread: fetches issued in this block */
+    uint32_t *U;             /* per thread: its uses, ld.shared instructions that first
+                                read input bytes: its own loop's elements */
     struct pf_line *pf;      /* prefetched lines, tagged with the block's gen */
     uint32_t gen, npf;
     uint64_t live;
@@ -97,8 +101,9 @@ int sim_watch_new(sim_cta *c)
     wt->fresh = calloc(sb, 1);
     wt->src = calloc(sb, sizeof *wt->src);
     wt->F = calloc(c->nthreads, sizeof *wt->F);
+    wt->U = calloc(c->nthreads, sizeof *wt->U);
     if (!wt->site || !wt->M || !wt->lm || !wt->sm || !wt->seen || !wt->stamp ||
-        !wt->writer || !wt->fresh || !wt->src || !wt->F)
+        !wt->writer || !wt->fresh || !wt->src || !wt->F || !wt->U)
         return -1;
     for (int i = 0; i < c->nwarps; i++) {
         wt->M[i] = calloc((size_t)c->k->nregs * 32 + 32, sizeof(uint64_t));
@@ -131,6 +136,7 @@ void sim_watch_block(sim_cta *c)
     memset(wt->sm, 0, c->smem_bytes * sizeof *wt->sm);
     memset(wt->fresh, 0, c->smem_bytes);
     memset(wt->F, 0, c->nthreads * sizeof *wt->F);
+    memset(wt->U, 0, c->nthreads * sizeof *wt->U);
     wt->gen++;
     wt->npf = 0;
     wt->nseen = 0;
@@ -241,8 +247,9 @@ static void served(struct sim_watch *wt, int s, unsigned t, uint64_t a, uint32_t
 }
 
 /* Shared bytes [o, o + n) read at site s into a mask; first reads of fresh
- * bytes are counted here. */
-static uint64_t shared_read(sim_cta *c, int s, uint64_t o, uint32_t n)
+ * bytes are counted here, with how many uses their writer made since it
+ * wrote them (*used: some were). */
+static uint64_t shared_read(sim_cta *c, int s, uint64_t o, uint32_t n, int *used)
 {
     struct sim_watch *wt = c->watch;
     uint64_t mk = 0;
@@ -257,8 +264,9 @@ static uint64_t shared_read(sim_cta *c, int s, uint64_t o, uint32_t n)
             wt->staged[s]++;
         else if (!(wt->src[b] & 3) && first_touch(wt, wt->src[b] >> 2, s))
             wt->bytes[s][wt->fresh[b] == FR_ASYNC ? WP_ASYNC : WP_BULK] += 4;
-        wt->wait[s][bucket((int64_t)wt->F[wt->writer[b]] - wt->stamp[b])]++;
+        wt->wait[s][bucket((int64_t)wt->U[wt->writer[b]] - wt->stamp[b])]++;
         wt->fresh[b] = FR_NONE;
+        *used = 1;
     }
     return mk;
 }
@@ -271,7 +279,7 @@ static void shared_write(sim_cta *c, unsigned t, uint64_t o, uint32_t n, uint64_
     for (uint64_t b = o; b < o + n; b++) {
         wt->sm[b] = mk;
         wt->fresh[b] = (uint8_t)fresh;
-        wt->stamp[b] = wt->F[t];
+        wt->stamp[b] = wt->U[t];
         wt->writer[b] = (uint16_t)t;
     }
 }
@@ -293,8 +301,10 @@ static void watch_load(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         uint64_t mk = MK(w, in->a, l);
         switch (resolve(in, &a)) {
         case SS_SHARED: {
+            int used = 0;
             for (int v = 0; v < in->vec; v++)
-                MK(w, in->d[v], l) = mk | bit | shared_read(c, s, a + v * size, size);
+                MK(w, in->d[v], l) = mk | bit | shared_read(c, s, a + v * size, size, &used);
+            wt->U[t] += (uint32_t)used;
             continue;
         }
         case SS_LOCAL: {
@@ -556,6 +566,7 @@ void sim_watch_end(sim_cta *c)
     free(wt->src);
     free(wt->seen_words);
     free(wt->F);
+    free(wt->U);
     free(wt->pf);
     free(wt);
     c->watch = NULL;

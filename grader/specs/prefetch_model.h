@@ -195,10 +195,10 @@ static inline long pm_smem_pdist_blockdimx(const int *knobs)
     return 8L * knobs[PM_K_BLOCKDIMX] * knobs[PM_K_PDIST];
 }
 
-/* How long a value waits in shared memory, in its writer's fetches (the
- * data watch's residency rule, rules/watch_rules.h), for specs with PDIST
- * second (PM_K_PDIST). A ring (lessons 8-11) refills a slot with the
- * element PDIST iterations ahead and reads it PDIST - 1 fetches later: that
+/* How long a value waits in shared memory, in iterations (the data watch's
+ * residency rule, rules/watch_rules.h), for specs with PDIST second
+ * (PM_K_PDIST). A ring (lessons 8-11) refills a slot with the element
+ * PDIST iterations ahead and reads it PDIST - 1 iterations later: that
  * is the distance the lessons teach. A batch (lesson 6) loads PDIST values,
  * then uses them: the k-th waits PDIST - 1 - k, the median (PDIST - 1) / 2. */
 static inline long pm_wait_ring(const int *knobs) { return knobs[PM_K_PDIST] - 1; }

@@ -53,7 +53,7 @@
     { .kind = CHECK_SMEM_BYTES, .expect = (fn_), .knock = (knock_), .why = (why_) }
 
 /* As PTX_HAS and SMEM_BYTES, for a ring or a batch in shared memory: the
- * values must also wait there at least wait_(knobs) fetches, the rule said
+ * values must also wait there at least wait_(knobs) iterations, the rule said
  * as wait_what_ ("PDIST - 1"; rules/watch_rules.h). */
 #define PTX_HAS_RING(text_, knock_, wait_, wait_what_, why_) \
     { .kind = CHECK_PTX_HAS, .text = (text_), .knock = (knock_), .min_wait = (wait_), \

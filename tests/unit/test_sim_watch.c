@@ -58,9 +58,14 @@ static const watch_case cases[] = {
     {"stored to shared and read back at once: staged, waits 0",
      "st.shared.u32 [%r9], %r2;\nld.shared.u32 %r3, [%r9];", 32, B(128, 0, 0, 0), B(0, 0, 0, 0),
      0, 100, 0, 12.5, NONE, NONE},
-    {"two fetches between the store and the read: waits 2", "st.shared.u32 [%r9], %r2;\n"
-     "ld.global.u32 %r5, [%rd5+128];\nld.global.u32 %r6, [%rd5+128];\n"
-     "ld.shared.u32 %r3, [%r9];", 32, B(128, 0, 0, 0), B(256, 0, 0, 0), 0, 100, 2, 12.5, NONE,
+    {"three words stored, read back second, third, first: they wait 0, 1, 2",
+     "add.s32 %r11, %r9, 256;\nadd.s32 %r12, %r9, 512;\nst.shared.u32 [%r9], %r2;\n"
+     "st.shared.u32 [%r11], %r2;\nst.shared.u32 [%r12], %r2;\nld.shared.u32 %r5, [%r11];\n"
+     "ld.shared.u32 %r6, [%r12];\nld.shared.u32 %r7, [%r9];\nadd.s32 %r8, %r5, %r6;\n"
+     "add.s32 %r3, %r8, %r7;", 32, B(128, 0, 0, 0), B(0, 0, 0, 0), 0, 100, 1, 37.5, NONE, NONE},
+    {"fetches are not uses: loads between store and read do not make it wait",
+     "st.shared.u32 [%r9], %r2;\nld.global.u32 %r5, [%rd5+128];\n"
+     "ld.shared.u32 %r3, [%r9];", 32, B(128, 0, 0, 0), B(128, 0, 0, 0), 0, 100, 0, 12.5, NONE,
      NONE},
     {"a neighbour's word, after a barrier: staged", "st.shared.u32 [%r9], %r2;\nbar.sync 0;\n"
      "xor.b32 %r10, %r9, 4;\nld.shared.u32 %r3, [%r10];", 32, B(128, 0, 0, 0), B(0, 0, 0, 0),
@@ -72,11 +77,11 @@ static const watch_case cases[] = {
      "cp.async.ca.shared.global [%r9], [%rd5], 4;\ncp.async.commit_group;\n"
      "cp.async.wait_group 0;\nld.shared.u32 %r3, [%r9];", 32, B(0, 0, 128, 0), B(128, 0, 0, 0),
      0, 100, 0, 12.5, NONE, NONE},
-    {"a copy read after the thread's next copy waited 1", "add.s32 %r11, %r9, 512;\n"
+    {"a copy read after its thread used the next one waited 1", "add.s32 %r11, %r9, 512;\n"
      "cp.async.ca.shared.global [%r9], [%rd5], 4;\n"
      "cp.async.ca.shared.global [%r11], [%rd5+128], 4;\ncp.async.commit_group;\n"
-     "cp.async.wait_group 0;\nld.shared.u32 %r3, [%r9];", 32, B(0, 0, 128, 0),
-     B(128, 0, 0, 0), 0, 100, 1, 12.5, NONE, NONE},
+     "cp.async.wait_group 0;\nld.shared.u32 %r5, [%r11];\nld.shared.u32 %r3, [%r9];", 32,
+     B(0, 0, 128, 0), B(128, 0, 128, 0), 0, 100, 1, 12.5, NONE, NONE},
     {"a copy nobody reads brings nothing", "cp.async.ca.shared.global [%r9], [%rd5], 4;\n"
      "cp.async.commit_group;\ncp.async.wait_group 0;\nmov.b32 %r3, %r2;", 32, B(128, 0, 0, 0),
      B(0, 0, 0, 0), 0, NONE, NONE, 0, NONE, NONE},

@@ -84,11 +84,11 @@ static const rule_case cases[] = {
     {"ring: waits PDIST - 1, fills the buffer", RING(KNOCK_SHARED),
      STAGED(100, 7, 100), 0,
      "100% of the live input bytes reached their use through shared memory (at least 90%); "
-     "values waited a median of 7 fetches in shared memory (at least PDIST - 1 = 7); 100% of "
+     "values waited a median of 7 iterations in shared memory (at least PDIST - 1 = 7); 100% of "
      "the block's shared memory carried live data (at least 50%)"},
     {"ring: read back at once waits 0", RING(KNOCK_SHARED),
      STAGED(100, 0, 100), 1,
-     "values waited a median of 0 fetches in shared memory (at least PDIST - 1 = 7); 100%"},
+     "values waited a median of 0 iterations in shared memory (at least PDIST - 1 = 7); 100%"},
     {"ring: one slot in eight", RING(KNOCK_SHARED),
      STAGED(100, 7, 12.5), 1,
      "12% of the block's shared memory carried live data (at least 50%); values waited"},

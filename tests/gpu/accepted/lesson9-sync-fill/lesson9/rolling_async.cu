@@ -5,7 +5,7 @@
  * the knock-out asked 90% of the outputs to be entirely the copies' and got
  * none (MECHANISM). The data watch counts bytes: 93% of them arrive by
  * cp.async at the simulated 2M size, 99.6% at the timed size, and the ring's
- * values wait PDIST - 1 fetches as they should. PASS.
+ * values wait PDIST - 1 iterations as they should. PASS.
  *
  *   build/grader check lesson9 --student-dir tests/gpu/accepted/lesson9-sync-fill
  */

@@ -4,7 +4,7 @@
  * whole buffer (the lowest and the highest address written span it, which
  * the knock-out's footprint rule measured: PASS 1.14x on an H200,
  * 2026-11-29). The data watch counts the bytes that ever carried live data:
- * an eighth of the buffer; and a one-slot ring waits 0 fetches. MECHANISM.
+ * an eighth of the buffer; and a one-slot ring waits 0 iterations. MECHANISM.
  *
  *   build/grader check lesson8 --student-dir tests/gpu/gaming/sparse_ring
  */
