@@ -47,6 +47,8 @@ struct sim_watch {
     int8_t *site;            /* per instruction: its site, -1 none */
     uint64_t direct;         /* sites of direct global loads */
     uint64_t **M;            /* per warp: a mask per register lane (R's layout) */
+    uint8_t **nz;            /* per warp and register: 0 when no lane's mask can be
+                                nonzero (address arithmetic then costs nothing) */
     uint64_t **lm;           /* per warp: a mask per local byte of its 32 frames */
     uint64_t *sm;            /* per shared byte: the mask it holds */
     uint64_t *seen;          /* per shared byte: masks read from it, every block */
@@ -70,6 +72,7 @@ struct sim_watch {
 };
 
 #define MK(w, r, l) wt->M[(w) - c->w][(size_t)(r) * 32 + (size_t)(l)]
+#define NZ(w, r) wt->nz[(w) - c->w][r]
 #define VAL(r, l) w->R[(size_t)(r) * 32 + (size_t)(l)]
 
 static int is_prefetch(const sim_cta *c, const sim_insn *in)
@@ -93,6 +96,7 @@ int sim_watch_new(sim_cta *c)
     c->watch = wt;
     wt->site = malloc((size_t)c->k->ninsn + 1);
     wt->M = calloc((size_t)c->nwarps, sizeof *wt->M);
+    wt->nz = calloc((size_t)c->nwarps, sizeof *wt->nz);
     wt->lm = calloc((size_t)c->nwarps, sizeof *wt->lm);
     wt->sm = calloc(sb, sizeof *wt->sm);
     wt->seen = calloc(sb, sizeof *wt->seen);
@@ -102,13 +106,14 @@ int sim_watch_new(sim_cta *c)
     wt->src = calloc(sb, sizeof *wt->src);
     wt->F = calloc(c->nthreads, sizeof *wt->F);
     wt->U = calloc(c->nthreads, sizeof *wt->U);
-    if (!wt->site || !wt->M || !wt->lm || !wt->sm || !wt->seen || !wt->stamp ||
+    if (!wt->site || !wt->M || !wt->nz || !wt->lm || !wt->sm || !wt->seen || !wt->stamp ||
         !wt->writer || !wt->fresh || !wt->src || !wt->F || !wt->U)
         return -1;
     for (int i = 0; i < c->nwarps; i++) {
         wt->M[i] = calloc((size_t)c->k->nregs * 32 + 32, sizeof(uint64_t));
         wt->lm[i] = calloc(lb, sizeof(uint64_t));
-        if (!wt->M[i] || !wt->lm[i])
+        wt->nz[i] = calloc((size_t)c->k->nregs + 1, 1);
+        if (!wt->M[i] || !wt->lm[i] || !wt->nz[i])
             return -1;
     }
     int n = 0;
@@ -131,6 +136,7 @@ void sim_watch_block(sim_cta *c)
     struct sim_watch *wt = c->watch;
     for (int i = 0; i < c->nwarps; i++) {
         memset(wt->M[i], 0, ((size_t)c->k->nregs * 32 + 32) * sizeof(uint64_t));
+        memset(wt->nz[i], 0, (size_t)c->k->nregs + 1);
         memset(wt->lm[i], 0, (32 * c->k->local_bytes + 8) * sizeof(uint64_t));
     }
     memset(wt->sm, 0, c->smem_bytes * sizeof *wt->sm);
@@ -295,6 +301,8 @@ static void watch_load(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     LANES(m)
         uniform &= VAL(in->a, l) + (uint64_t)in->off == first;
     END
+    for (int v = 0; v < in->vec; v++)
+        NZ(w, in->d[v]) = 1;     /* may be: a load from global brings its site's bit */
     LANES(m)
         uint64_t a = VAL(in->a, l) + (uint64_t)in->off;
         unsigned t = w->first_tid + (unsigned)l;
@@ -383,6 +391,8 @@ static void watch_atom(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         if (in->d[0] >= 0)
             MK(w, in->d[0], l) = old | MK(w, in->a, l);
     END
+    if (in->d[0] >= 0)
+        NZ(w, in->d[0]) = 1;
 }
 
 /* cp.async and bulk copies: the bytes they will land carry the copy's bit. */
@@ -435,28 +445,44 @@ static void watch_across(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in
             if (in->d[i] >= 0)
                 MK(w, in->d[i], l) = all;
     END
+    for (int i = 0; i < 4; i++)
+        if (in->d[i] >= 0)
+            NZ(w, in->d[i]) |= all != 0;
 }
 
 /* Every other instruction: its destinations get its sources' masks (over
  * whole rows of 32 lanes, which the compiler vectorises). */
 static void watch_generic(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
 {
-    uint64_t *M = c->watch->M[w - c->w], mk[32] = {0};
+    struct sim_watch *wt = c->watch;
+    uint64_t *M = wt->M[w - c->w], mk[32] = {0};
     const int32_t src[4] = {in->a, in->b, in->c, in->e};
-    for (int i = 0; i < 4; i++)
-        if (src[i] >= 0) {
+    int any = 0, dest_nz = 0;
+    for (int i = 0; i < 4; i++) {
+        any |= src[i] >= 0 && NZ(w, src[i]);
+        dest_nz |= in->d[i] >= 0 && NZ(w, in->d[i]);
+    }
+    if (!any && !dest_nz)
+        return;              /* zeros into zeros: most address arithmetic */
+    uint64_t or = 0;
+    for (int i = 0; i < 4 && any; i++)
+        if (src[i] >= 0 && NZ(w, src[i])) {
             const uint64_t *r = M + (size_t)src[i] * 32;
             for (int l = 0; l < 32; l++)
                 mk[l] |= r[l];
         }
+    for (int l = 0; l < 32; l++)
+        or |= mk[l];
     for (int i = 0; i < 4; i++) {
         if (in->d[i] < 0)
             continue;
         uint64_t *r = M + (size_t)in->d[i] * 32;
         if (m == 0xffffffffu) {
             memcpy(r, mk, sizeof mk);
+            NZ(w, in->d[i]) = or != 0;
         } else {
             LANES(m) r[l] = mk[l]; END
+            NZ(w, in->d[i]) |= or != 0;
         }
     }
 }
@@ -554,8 +580,10 @@ void sim_watch_end(sim_cta *c)
     for (int i = 0; i < c->nwarps && wt->M; i++) {
         free(wt->M[i]);
         free(wt->lm ? wt->lm[i] : NULL);
+        free(wt->nz ? wt->nz[i] : NULL);
     }
     free(wt->M);
+    free(wt->nz);
     free(wt->lm);
     free(wt->site);
     free(wt->sm);
