@@ -2,7 +2,8 @@
  * each value is stored into its shared slot and read back (volatile, so the
  * compiler keeps both) in the same iteration, just before it is used. Every
  * result does come through shared memory, and the ring is the asked size,
- * so the knock-out passed it (PASS 4.40x on an H200, 2026-11-29); but no
+ * so the knock-out passes it (issue 28: a kernel of this kind graded PASS
+ * 4.40x on an H200, 2026-11-29); but no
  * value ever waits in shared memory: the data watch measures 0 iterations
  * between a slot's store and its read, where lesson 8's ring waits
  * PDIST - 1. MECHANISM.
