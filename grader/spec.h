@@ -116,7 +116,10 @@ enum check_kind {
     CHECK_MIN_LOAD_BYTES    /* the PTX's widest global load brings >= value bytes per thread */
 };
 
-/* How a check is shown to be on the data path, on a GPU (knockout.h): a
+/* How a check is shown to be on the data path. Where the PTX simulator ran
+ * the kernel (without a GPU), by what it saw the data do: each kind is a
+ * rule on watch_facts (rules/watch_rules.h says each threshold and why). On
+ * a GPU (knockout.h): a
  * rewritten copy of the kernel in which only this mechanism reads a second
  * input set must return that set's results (KNOCK_PREFETCH: must prefetch
  * a fifth of the input's lines or more). A never-taken branch, an unused
@@ -139,6 +142,13 @@ typedef struct mech_check {
     long (*expect)(const int *knobs);  /* for CHECK_SMEM_BYTES; overrides value */
     const char *why;                   /* printed when the check fails: teach */
     enum knock_kind knock;             /* KNOCK_NONE: judged from the text alone */
+    /* Residency, for a ring or a batch (rules/watch_rules.h): the median live
+     * byte read from shared memory waited there at least min_wait(knobs)
+     * iterations (its writer's uses of shared input between the write and
+     * the read: one per element its loop consumes); NULL: no such rule.
+     * min_wait_what: that number in the lesson's words ("PDIST - 1"). */
+    long (*min_wait)(const int *knobs);
+    const char *min_wait_what;
 } mech_check;
 
 typedef struct exercise {

@@ -80,7 +80,8 @@ enum check_state {
 };
 typedef struct check_result {
     enum check_state state;
-    char what[256];         /* what was found, e.g. "the PTX has 'cp.async'" */
+    char what[512];         /* what was found, e.g. "the PTX has 'cp.async'"; and what the
+                               PTX simulator saw the data do (watch_rules.h) */
 } check_result;
 
 typedef struct timing {
@@ -158,9 +159,13 @@ typedef struct result {
                                simulated launch (mem_counts.h); counts.counted 0: none */
     /* With a GPU, the timed launch's sampled run on the PTX simulator
      * (grade/sim_sample.h): which of its blocks ran ("blocks 0, 17 and 4095
-     * of 4096"; "": it did not run), and what the simulator watched them do
-     * with their data (watch_facts.h; watched 0: nothing). */
+     * of 4096"; "": it did not run). */
     char sampled[320];
+    /* What the PTX simulator saw the kernel do with its data (watch_facts.h):
+     * without a GPU, the launch at its largest simulated size; with one, the
+     * timed launch's sampled blocks; watch.watched 0 when nothing was
+     * watched. The mechanism checks with a knock kind are judged on it
+     * (rules/watch_rules.h, grade/watch_checks.h). */
     watch_facts watch;
 } result;
 

@@ -5,10 +5,15 @@
  * launch's sizes, grid, knobs and inputs where there is a GPU; the largest
  * sim size where there is none), over the blocks that launch ran (all, or
  * a sample: blocks_run of blocks_total). "Input bytes" are bytes a thread
- * brought into the SM from global or constant memory; "live" ones are those
- * whose values reached, through registers and shared memory, a value the
- * kernel stored to global memory. A figure that does not apply (no shared
- * memory read, no prefetch) is negative.
+ * brought into the SM from global or constant memory, each counted once per
+ * block and per instruction that brought it (sixteen threads reading one
+ * tile element with one load are one element the block computes with): a
+ * direct load's where it loads, a cp.async's or bulk copy's where an
+ * ld.shared first reads them. "Live" ones are those whose values reached,
+ * through registers (arithmetic, selects, shuffles), shared and local
+ * memory, a value or an address the kernel stored or sent to an atomic in
+ * global memory (control flow alone does not count). A figure that does
+ * not apply (no shared memory read, no prefetch) is negative.
  *
  * Layering: a plain struct of numbers, in core/ so that sim/ (via
  * device/device_sim.c), grade/, rules/ and report/ all read it without any
@@ -34,18 +39,33 @@ typedef struct watch_facts {
     double live_bytes[WP_N];      /* live input bytes, by path */
     double dead_bytes[WP_N];      /* input bytes brought that no output depends on */
     double staged_pct;            /* % of live input bytes that were read from shared
-                                     memory (copied there by cp.async, a bulk copy, or
-                                     stored by a thread) before use; -1: none staged */
-    double wait_fetches;          /* median, over live bytes read from shared memory, of
-                                     the reading thread's own fetches (loads and copies it
-                                     issued) between the bytes' arrival and the read */
-    double smem_live_pct;         /* % of the block's shared memory that carried live
-                                     input bytes at least once; -1: no shared memory */
-    double prefetch_served_pct;   /* % of the lines of live global loads that an earlier
-                                     prefetch.global.L2 of the same thread covered; -1:
+                                     memory before use: the live cp.async and bulk bytes
+                                     (counted at their first ld.shared already), plus the
+                                     bytes a thread stored there from a direct load's
+                                     value, counted at their first ld.shared against the
+                                     reading site (not again as input: the load counted
+                                     them); capped at 100; -1: none staged */
+    double wait_fetches;          /* median, over live bytes at their first read from
+                                     shared memory, of the iterations they waited there:
+                                     their writer's uses (ld.shared instructions that
+                                     first read input bytes, one per element its loop
+                                     consumes) between the write and the read. A ring of
+                                     distance PDIST waits PDIST - 1 however the loop is
+                                     unrolled and however many slots one copy fills (the
+                                     name is kept from an earlier count); -1: none read */
+    double smem_live_pct;         /* % of the block's shared memory (static + dynamic)
+                                     read at least once while carrying live input bytes;
+                                     -1: no shared memory */
+    double prefetch_served_pct;   /* % of the 128-byte lines of live global loads and
+                                     copies (one per lane and load) that an earlier
+                                     prefetch.global.L2 of the block had asked for; -1:
                                      no prefetch ran */
-    double prefetch_lead;         /* median fetches between such a prefetch and the
-                                     load it served */
+    double prefetch_lead;         /* median, over those served, of the loading thread's
+                                     fetches minus the prefetching thread's when it
+                                     prefetched; -1: none served */
+    double live_uniform_bytes;    /* live global-load bytes read by every lane of the
+                                     warp at one address (what the constant cache
+                                     broadcasts): the table's reads not by WP_CONST */
 } watch_facts;
 
 #endif

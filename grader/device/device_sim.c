@@ -16,6 +16,20 @@ static unsigned counted_blocks;  /* its grid's blocks (all of them ran) */
 static int have_counts;
 static char first_race[400];
 static char first_unwritten[400];
+static int watch_on;
+static watch_facts last_watch;
+
+void device_sim_watch_next(int on)
+{
+    watch_on = on;
+}
+
+/* device_ops.watch: the last launch's facts (watched 0 when it was not
+ * watched). */
+static void sim_watch_facts(watch_facts *out)
+{
+    *out = last_watch;
+}
 
 const char *device_sim_unwritten(void)
 {
@@ -153,7 +167,8 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
 {
     (void)timed;
     sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s,
-                    .blocks = sampled, .nblocks = nsampled};
+                    .blocks = sampled, .nblocks = nsampled,
+                    .watch = watch_on};
     memcpy(L.grid, I->grid, sizeof L.grid);
     memcpy(L.block, I->block, sizeof L.block);
     if (count_asked) {
@@ -167,6 +182,7 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     enum sim_status s = sim_run(k->lib, (int)(intptr_t)k->fn - 1, &L, &rep);
     fflush(stdout);          /* device printf, before anyone reads the capture */
     thread_insns += rep.thread_insns;
+    last_watch = rep.watch;
     if (rep.race[0] && !first_race[0])
         snprintf(first_race, sizeof first_race, "%s", rep.race);
     if (rep.unwritten[0] && !first_unwritten[0])
@@ -252,4 +268,5 @@ const device_ops device_sim = {
     .counts = sim_counts_read,
     .sample = sim_sample,
     .work = device_sim_thread_insns,
+    .watch = sim_watch_facts,
 };

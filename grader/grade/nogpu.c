@@ -12,6 +12,7 @@
 #include "sim_correctness.h"
 #include "static_check.h"
 #include "verdict.h"
+#include "watch_checks.h"
 
 /* Checking stopped before the checks: `o` is a fact verdict_decide returns
  * first (verdict.h), and this is its message. */
@@ -108,13 +109,10 @@ void check_without_gpu(const exercise *ex, const int *knobs, const grade_opts *o
         if (fill_occupancy(&I, &dev, res, r) == 0) {
             timed_launch_occupancy(ex, knobs, &dev, o->seed, res);
             evaluate_checks(ex, &c, res, knobs, r->checks);
-            /* The data-path half of a check is a run (knockout.h). */
-            for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
-                if (ex->checks[i].knock != KNOCK_NONE && r->checks[i].state == CS_HOLDS)
-                    snprintf(r->checks[i].what + strlen(r->checks[i].what),
-                             sizeof r->checks[i].what - strlen(r->checks[i].what),
-                             " (whether it carries the data needs a GPU: not judged)");
             simulate_correctness(ex, knobs, o, &c, r);
+            /* The data-path half of a check: what the simulator watched
+             * the data do (watch_checks.h), or not judged. */
+            watch_judge_checks(ex, knobs, r);
             verdict_say(ex, r);
         }
     }

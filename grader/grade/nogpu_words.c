@@ -9,12 +9,13 @@ const char NOGPU_HEADER_FMT[] =
     "which executes the PTX the compiler made on this CPU.";
 
 const char NOGPU_CANNOT_TELL[] =
-    "What this cannot tell: whether a kernel is fast (nothing was timed), and whether "
-    "its results come through the mechanism its lesson asks for (that half of a check "
-    "is a run on a GPU). Whether a kernel is right, the simulator does tell: CORRECT "
-    "(right at every size it ran, every check holds), or WRONG, CRASH, HANG or RACE (a "
-    "race named by its two lines, even when the values came out right) in the words a "
-    "GPU run uses. Neither CORRECT nor CHECKED is a pass: an untouched stub that "
+    "What this cannot tell: whether a kernel is fast (nothing was timed). Whether a "
+    "kernel is right, and whether its results come through the mechanism its lesson "
+    "asks for, the simulator does tell: CORRECT (right at every size it ran, every check "
+    "holds, the data watched at the largest), MECHANISM (a check fails, with what the "
+    "simulator saw the data do), or WRONG, CRASH, HANG or RACE (a race named by its two "
+    "lines, even when the values came out right) in the words a GPU run uses. Neither "
+    "CORRECT nor CHECKED is a pass: an untouched stub that "
     "computes the right values slowly (lesson 2's mapping, ...) reads CORRECT too, and "
     "only a GPU shows what is left to do. CHECKED: the simulator could not run the "
     "kernel (the message says which instruction), so correctness needs a GPU.";

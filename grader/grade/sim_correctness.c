@@ -77,6 +77,15 @@ _Noreturn static void race_found(grade_ctx *g, instance *I, const dev_set *d,
                g->r->race, RACE_FIX);
 }
 
+/* Does ex have a check whose data path is judged (a knock kind)? */
+static int data_path_checks(const exercise *ex)
+{
+    for (int i = 0; i < MAX_CHECKS && ex->checks[i].kind != CHECK_NONE; i++)
+        if (ex->checks[i].knock != KNOCK_NONE)
+            return 1;
+    return 0;
+}
+
 static void simulate(void *arg, result *r)
 {
     const struct sim_job *j = arg;
@@ -99,7 +108,12 @@ static void simulate(void *arg, result *r)
         child_fail(OUT_CHECKED, log, "Correctness needs a GPU: the simulator could not read "
                    "the compiled kernel (%.200s).", log);
     size_t sizes[MAX_SIZES];
-    int n = sim_sizes(j->ex, sizes);
+    int n = sim_sizes(j->ex, sizes), watched = 0;
+    for (int s = 1; s < n; s++)
+        if (sizes[s] > sizes[watched])
+            watched = s;
+    if (!data_path_checks(j->ex))
+        watched = -1;        /* nothing to judge on the data: no watch, full speed */
     long flood_lines = SIM_PRINT_FLOOD_LINES;   /* the most one launch printed past it */
     size_t flood_size = 0;
     double t_ref = 0, t_sim = 0;   /* the spec's CPU reference (it builds the inputs and
@@ -121,7 +135,11 @@ static void simulate(void *arg, result *r)
         int count = s == largest(sizes, n) && g.D->count_next && g.D->counts;
         if (count)
             g.D->count_next();
+        device_sim_watch_next(s == watched);   /* the data watch: the largest size */
         run_launch(&g, V_STUDENT, &I, &d, 0);
+        device_sim_watch_next(0);
+        if (s == watched && g.D->watch)
+            g.D->watch(&r->watch);
         if (count) {
             g.D->counts(&r->counts);
             r->counts.size = sizes[s];
@@ -183,6 +201,7 @@ void simulate_correctness(const exercise *ex, const int *knobs, const grade_opts
     simulate_in_child(ex, knobs, o, c, 60, &sr);
     double secs = now_s() - t0;
     r->simulated = sr.outcome != OUT_CHECKED;   /* CHECKED: it could not run the kernel */
+    r->watch = sr.watch;
     /* what the first launch printed, shown as a GPU run shows it */
     memcpy(r->printed, sr.printed, sizeof r->printed);
     r->printed_lines = sr.printed_lines;

@@ -95,6 +95,31 @@ static void checks_json(FILE *f, const exercise *ex, const result *r)
     fputs("]", f);
 }
 
+/* What the PTX simulator saw the kernel do with its data (watch_facts.h),
+ * when a launch was watched: bytes by path, live and dead; a negative
+ * figure is one that does not apply, written null. */
+static void watch_json(FILE *f, const watch_facts *w)
+{
+    static const char *const path[WP_N] = {
+        [WP_LOAD] = "load", [WP_LOAD_V16] = "load_v16", [WP_ASYNC] = "async",
+        [WP_BULK] = "bulk", [WP_CONST] = "const",
+    };
+    fprintf(f, ", \"watch\": {\"blocks_run\": %u, \"blocks_total\": %u, \"live_bytes\": {",
+            w->blocks_run, w->blocks_total);
+    for (int p = 0; p < WP_N; p++)
+        fprintf(f, "\"%s\": %.0f%s", path[p], w->live_bytes[p], p == WP_N - 1 ? "" : ", ");
+    fputs("}, \"dead_bytes\": {", f);
+    for (int p = 0; p < WP_N; p++)
+        fprintf(f, "\"%s\": %.0f%s", path[p], w->dead_bytes[p], p == WP_N - 1 ? "" : ", ");
+    fprintf(f, "}, \"live_uniform_bytes\": %.0f, ", w->live_uniform_bytes);
+    num(f, "staged_pct", w->staged_pct < 0 ? NAN : w->staged_pct, 0);
+    num(f, "wait_fetches", w->wait_fetches < 0 ? NAN : w->wait_fetches, 0);
+    num(f, "smem_live_pct", w->smem_live_pct < 0 ? NAN : w->smem_live_pct, 0);
+    num(f, "prefetch_served_pct", w->prefetch_served_pct < 0 ? NAN : w->prefetch_served_pct, 0);
+    num(f, "prefetch_lead", w->prefetch_lead < 0 ? NAN : w->prefetch_lead, 1);
+    fputs("}", f);
+}
+
 /* Little's law for a latency-bound exercise: the latency, and the bytes
  * in flight per SM the student's kernel sustained beside what the copy
  * bandwidth needs (null where the latency is unknown). */
@@ -187,6 +212,8 @@ int write_json_report(const char *path, const graded *g, int n, const char *mode
         fprintf(f, "\"checked_without_gpu\": %s, \"simulated\": %s, \"checks\": ",
                 r->no_gpu ? "true" : "false", r->simulated ? "true" : "false");
         checks_json(f, ex, r);
+        if (r->watch.watched)
+            watch_json(f, &r->watch);
         fputs(", \"resources\": {\"baseline\": ", f);
         resources_json(f, &r->res[V_BASELINE]);
         fputs(", \"student\": ", f);

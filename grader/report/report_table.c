@@ -482,6 +482,52 @@ static void print_checks(FILE *f, const graded *x, int color)
     }
 }
 
+/* What the PTX simulator saw the kernel do with its data, when a launch was
+ * watched (watch_facts.h): where the live input bytes came from, and what
+ * shared memory and L2 prefetches did with them. */
+static void print_watch(FILE *f, const watch_facts *w)
+{
+    if (!w->watched)
+        return;
+    static const char *const path[WP_N] = {
+        [WP_LOAD] = "loads", [WP_LOAD_V16] = "16-byte loads", [WP_ASYNC] = "cp.async",
+        [WP_BULK] = "bulk copies", [WP_CONST] = "ld.const",
+    };
+    double live = 0, dead = 0;
+    for (int p = 0; p < WP_N; p++) {
+        live += w->live_bytes[p];
+        dead += w->dead_bytes[p];
+    }
+    char line[1024];
+    int n = snprintf(line, sizeof line, "On the PTX simulator (%u of %u blocks watched), the "
+                     "results depend on %.0f input bytes:", w->blocks_run, w->blocks_total, live);
+    for (int p = 0, first = 1; p < WP_N && live > 0; p++)
+        if (w->live_bytes[p] > 0 && n < (int)sizeof line) {
+            n += snprintf(line + n, sizeof line - (size_t)n, "%s %.0f%% by %s", first ? "" : ",",
+                          100 * w->live_bytes[p] / live, path[p]);
+            first = 0;
+        }
+    if (dead > 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f bytes were brought and never "
+                      "used", dead);
+    if (w->staged_pct >= 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f%% came through shared memory",
+                      w->staged_pct);
+    if (w->wait_fetches >= 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, ", waiting there a median of %.0f "
+                      "iterations", w->wait_fetches);
+    if (w->smem_live_pct >= 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "; %.0f%% of the shared memory carried "
+                      "them", w->smem_live_pct);
+    if (w->prefetch_served_pct >= 0 && n < (int)sizeof line)
+        n += snprintf(line + n, sizeof line - (size_t)n, "; L2 prefetches served %.0f%% of the "
+                      "loads, a median of %.0f fetches ahead", w->prefetch_served_pct,
+                      w->prefetch_lead < 0 ? 0 : w->prefetch_lead);
+    if (n < (int)sizeof line)
+        snprintf(line + n, sizeof line - (size_t)n, ".");
+    print_wrapped(f, line, "   ");
+}
+
 /* What the kernel printed in its first correctness launch (kernel_output.h):
  * shown once, bounded, with what printing costs. */
 static void print_kernel_output(FILE *f, const result *r)
@@ -572,6 +618,7 @@ void print_explanations(FILE *f, const graded *g, int n, int color, const char *
         print_times(f, r);
         print_in_flight(f, &g[i]);
         print_checks(f, &g[i], color);
+        print_watch(f, &r->watch);
         if (r->failed_check[0]) {
             fprintf(f, "   Why it matters:\n");
             print_wrapped(f, r->failed_check, "     ");

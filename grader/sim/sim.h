@@ -41,6 +41,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "watch_facts.h"
 
 typedef struct sim_module sim_module;
 
@@ -132,6 +133,7 @@ typedef struct sim_launch {
      * NULL or nblocks 0: every block. */
     const unsigned *blocks;
     unsigned nblocks;
+    int watch;               /* 1: watch the data (sim_watch.c), into sim_report.watch */
 } sim_launch;
 
 typedef struct sim_report {
@@ -150,6 +152,9 @@ typedef struct sim_report {
      * earlier kernel left there), whatever the status. Empty: none. */
     char unwritten[400];
     uint32_t unwritten_line;
+    /* What the launch did with its data (core/watch_facts.h), when
+     * sim_launch.watch asked for it; watch.watched 0 otherwise. */
+    watch_facts watch;
 } sim_report;
 
 /* Run kernel k. Returns rep->status. */

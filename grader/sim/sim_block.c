@@ -253,6 +253,8 @@ static int run_block(sim_cta *c)
     memset(c->words, 0, (c->smem_bytes + 3) / 4 * sizeof *c->words);
     c->epoch = 1;
     c->nmb = 0;
+    if (c->watch)
+        sim_watch_block(c);
     c->live_threads = c->nthreads;
     for (;;) {
         int ran = 0;
@@ -326,11 +328,12 @@ static int set_up(sim_cta *c, const sim_module *m, int k, const sim_launch *L, s
         memcpy(c->param + c->k->param_off[a], L->argp[a], c->k->param_size[a]);
     c->free_copy = -1;
     c->deadline = L->timeout_s > 0 ? now_s() + L->timeout_s : 0;
-    return 0;
+    return L->watch ? sim_watch_new(c) : 0;
 }
 
 static void tear_down(sim_cta *c)
 {
+    sim_watch_end(c);
     for (int i = 0; c->w && i < c->nwarps; i++) {
         free(c->w[i].R);
         free(c->w[i].local);

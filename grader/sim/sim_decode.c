@@ -579,6 +579,10 @@ static int decode(const char *op, const sim_operand *o, int n, sim_insn *in)
         in->op = SO_NOP;
         if (!strcmp(b, "createpolicy"))
             return -1;       /* it writes a register: not a no-op */
+        if (!strcmp(b, "prefetch") && n == 1 && o[0].kind == SK_ADDR) {
+            in->a = o[0].reg[0];     /* the line it asks for: the data watch's */
+            in->off = o[0].off;
+        }
         return 0;
     }
     return decode_simple(&m, o, n, in);

@@ -111,6 +111,7 @@ typedef struct sim_cta {
     /* memory counts (sim_counts.c): per instruction and space, NULL when
      * the launch did not ask for them */
     struct sim_count_acc *counts;
+    struct sim_watch *watch; /* the data watch (sim_watch.c); NULL: not watching */
 } sim_cta;
 
 /* sim_exec.c: run warp w's active groups until none is READY, the slice of
@@ -180,5 +181,14 @@ void sim_race_shared(sim_cta *c, sim_warp *w, int l, uint32_t addr, uint32_t byt
 int sim_mem_has(uint64_t p, size_t n, uint64_t *lo, uint64_t *hi);
 /* The registered range nearest addr, for a fault's message. */
 void sim_mem_nearest(uint64_t addr, uint64_t *base, size_t *bytes);
+
+/* sim_watch.c: the data watch, only for a launch with sim_launch.watch.
+ * new: after set_up's allocations, 0 or -1 (out of memory); block: a block
+ * starts; step: lanes m of w are about to run `in` (its operands still hold
+ * their old values); end: fill c->rep->watch and free (NULL: nothing). */
+int sim_watch_new(sim_cta *c);
+void sim_watch_block(sim_cta *c);
+void sim_watch_step(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+void sim_watch_end(sim_cta *c);
 
 #endif

@@ -461,6 +461,8 @@ void sim_warp_run(sim_cta *c, sim_warp *w, long budget)
         }
         threads += (uint64_t)__builtin_popcount(m);
         steps++;
+        if (c->watch)
+            sim_watch_step(c, w, m, in);
         if (!run_one(c, w, m, in))
             w->pc++;
         if (w->ready != w->active && w->pc >= w->other_min)

@@ -14,6 +14,7 @@
  * plain instance; it matters when a student sets BLOCKS_PER_SM lower. */
 
 enum { PD_BLOCKDIMX, PD_PDIST, PD_PADDING, PD_BLOCKS_PER_SM }; /* 10a */
+_Static_assert((int)PD_PDIST == (int)PM_K_PDIST, "pm_wait_ring reads PDIST second");
 
 static void build_padded(instance *I, size_t size, const int *knobs, const device_facts *dev)
 {
@@ -71,7 +72,7 @@ static const exercise padded = {
     .bar_share = 0.7,
     .bar_floor = 1.4,
     .checks = {
-        SMEM_BYTES(smem_padded, KNOCK_SHARED,
+        SMEM_BYTES_RING(smem_padded, KNOCK_SHARED, pm_wait_ring, "PDIST - 1",
             "Each thread gets PDIST + PADDING slots and uses the first PDIST, so the buffer "
             "is (PDIST + PADDING) * BLOCKDIMX doubles. The unused slots push each thread's "
             "slots onto other banks: with PDIST = 8 and PADDING = 1 the threads of a warp are "
@@ -111,7 +112,7 @@ static const exercise index_major = {
     .bar_share = 0.1,
     .bar_floor = 0.0,
     .checks = {
-        SMEM_BYTES(pm_smem_pdist_blockdimx, KNOCK_SHARED,
+        SMEM_BYTES_RING(pm_smem_pdist_blockdimx, KNOCK_SHARED, pm_wait_ring, "PDIST - 1",
             "The point of 10b is to need no padding: the buffer must be exactly PDIST * "
             "BLOCKDIMX doubles. Change where slot k of a thread lives instead, so that the "
             "threads of a warp reading their slot k touch consecutive doubles."),

@@ -156,7 +156,7 @@ static const exercise short_ring = {
          * the prefetch is ahead only when L2DIST > PDIST + 1 (the copy of
          * iteration j + 1 comes right after the prefetch of iteration j). */
         PTX_HAS("prefetch.global.L2", KNOCK_PREFETCH, PF_WHY),
-        SMEM_BYTES(pm_smem_pdist_blockdimx, KNOCK_SHARED,
+        SMEM_BYTES_RING(pm_smem_pdist_blockdimx, KNOCK_SHARED, pm_wait_ring, "PDIST - 1",
             "The ring must stay PDIST * BLOCKDIMX doubles: in this exercise the rest of the "
             "shared memory belongs to other data. A longer ring would be faster, and that is "
             "lesson 10; here the distance beyond PDIST has to come from L2."),

@@ -27,6 +27,15 @@ static long bulk_ring_smem(const int *knobs)
            8L * knobs[BR_STAGES];
 }
 
+/* The data watch's residency rule (rules/watch_rules.h): a stage is refilled
+ * STAGES - 1 stages before the block reads it, so its values wait at least
+ * (STAGES - 1) * STAGE_ITERS iterations (the first of a stage that many, the
+ * others more). */
+static long br_wait(const int *knobs)
+{
+    return (long)(knobs[BR_STAGES] - 1) * knobs[BR_STAGE_ITERS];
+}
+
 static void build_bulk_ring(instance *I, size_t size, const int *knobs,
                             const device_facts *dev)
 {
@@ -90,7 +99,7 @@ static const exercise bulk_ring = {
     .bar_share = 0.5,
     .bar_floor = 1.08,
     .checks = {
-        PTX_HAS("cp.async.bulk.shared", KNOCK_BULK,
+        PTX_HAS_RING("cp.async.bulk.shared", KNOCK_BULK, br_wait, "(STAGES - 1) * STAGE_ITERS",
             "The stages must be filled by bulk copies: cp.async.bulk.shared::cluster.global."
             "mbarrier::complete_tx::bytes in the PTX (bulk_copy() in the file, or "
             "cuda::memcpy_async with a cuda::barrier in libcu++). One copy moves a whole stage "

@@ -111,6 +111,12 @@ static const exercise ex_vector_loads = {
     .explained_in = "lessons/lesson4-unrolling.md, section \"Wider loads\"",
     .check_sizes = SUM_SIZES,
     .size_means = "n, the length of x",
+    /* Without a GPU the largest size is the one whose data is watched
+     * (rules/watch_rules.h): at 1234567 a block's chunk is 9 whole rounds of
+     * float4 (9408 floats), at 100003 less than one (768), where a kernel
+     * that reads whole rounds as float4 and the rest as scalars (as it may)
+     * would read everything as scalars. */
+    .sim_sizes = {1, 1000, 100003, 1234567, 0},
     .time_size = SUM_TIME,
     .build = build_sums,
     .latency_bound = 1,     /* Little's law: the report shows bytes in flight per SM */

@@ -27,7 +27,7 @@ static const exercise batched_smem = {
     .bar_share = 0.6,
     .bar_floor = 1.3,
     .checks = {
-        SMEM_BYTES(pm_smem_padded_last, KNOCK_SHARED,
+        SMEM_BYTES_RING(pm_smem_padded_last, KNOCK_SHARED, pm_wait_batch, "(PDIST - 1) / 2",
             "The batch belongs in shared memory: PDIST doubles for each of the BLOCKDIMX "
             "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
             "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX]. An array in shared memory "

@@ -33,7 +33,7 @@ static const exercise rolling_smem = {
     .bar_share = 0.05,
     .bar_floor = 0.0,
     .checks = {
-        SMEM_BYTES(pm_smem_padded_last, KNOCK_SHARED,
+        SMEM_BYTES_RING(pm_smem_padded_last, KNOCK_SHARED, pm_wait_ring, "PDIST - 1",
             "The exercise is the ring in shared memory: PDIST slots for each of the BLOCKDIMX "
             "threads, plus PADDING unused ones (0 unless you set the knob; lesson 10), "
             "__shared__ double buf[(PDIST + PADDING) * BLOCKDIMX], read at slot ctr % PDIST and "

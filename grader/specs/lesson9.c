@@ -8,6 +8,7 @@
 #include "prefetch_model.h"
 
 enum { RA_BLOCKDIMX, RA_PDIST, RA_BLOCKS_PER_SM };
+_Static_assert((int)RA_PDIST == (int)PM_K_PDIST, "pm_wait_ring reads PDIST second");
 
 /* The check at PM_STRESS_SIZE runs at 4 blocks per SM (prefetch_model.h):
  * the ring whose last iterations skip __pipeline_commit() passed 15 of 20
@@ -49,7 +50,7 @@ static const exercise rolling_async = {
     .checks = {
         /* "cp.async" in an instruction's opcode: cp.async.ca/.cg and the bulk
          * copies alike, and KNOCK_ASYNC redirects both (issue 25). */
-        PTX_HAS("cp.async", KNOCK_ASYNC,
+        PTX_HAS_RING("cp.async", KNOCK_ASYNC, pm_wait_ring, "PDIST - 1",
             "The refills must be asynchronous copies (__pipeline_memcpy_async, cp.async in "
             "PTX; lesson 12's bulk copy, cp.async.bulk, counts too). An ordinary load followed by a store to shared memory makes the thread wait "
             "for the data in the same iteration; an asynchronous copy goes from device memory "

@@ -195,6 +195,15 @@ static inline long pm_smem_pdist_blockdimx(const int *knobs)
     return 8L * knobs[PM_K_BLOCKDIMX] * knobs[PM_K_PDIST];
 }
 
+/* How long a value waits in shared memory, in iterations (the data watch's
+ * residency rule, rules/watch_rules.h), for specs with PDIST second
+ * (PM_K_PDIST). A ring (lessons 8-11) refills a slot with the element
+ * PDIST iterations ahead and reads it PDIST - 1 iterations later: that
+ * is the distance the lessons teach. A batch (lesson 6) loads PDIST values,
+ * then uses them: the k-th waits PDIST - 1 - k, the median (PDIST - 1) / 2. */
+static inline long pm_wait_ring(const int *knobs) { return knobs[PM_K_PDIST] - 1; }
+static inline long pm_wait_batch(const int *knobs) { return (knobs[PM_K_PDIST] - 1) / 2; }
+
 /* Shared memory of a padded thread-major buffer, for specs whose knobs are
  * BLOCKDIMX, PDIST, BLOCKS_PER_SM, PADDING (lessons 6 and 8). */
 static inline long pm_smem_padded_last(const int *knobs)

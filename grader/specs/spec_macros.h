@@ -52,6 +52,16 @@
 #define SMEM_BYTES(fn_, knock_, why_) \
     { .kind = CHECK_SMEM_BYTES, .expect = (fn_), .knock = (knock_), .why = (why_) }
 
+/* As PTX_HAS and SMEM_BYTES, for a ring or a batch in shared memory: the
+ * values must also wait there at least wait_(knobs) iterations, the rule said
+ * as wait_what_ ("PDIST - 1"; rules/watch_rules.h). */
+#define PTX_HAS_RING(text_, knock_, wait_, wait_what_, why_) \
+    { .kind = CHECK_PTX_HAS, .text = (text_), .knock = (knock_), .min_wait = (wait_), \
+      .min_wait_what = (wait_what_), .why = (why_) }
+#define SMEM_BYTES_RING(fn_, knock_, wait_, wait_what_, why_) \
+    { .kind = CHECK_SMEM_BYTES, .expect = (fn_), .knock = (knock_), .min_wait = (wait_), \
+      .min_wait_what = (wait_what_), .why = (why_) }
+
 /* Theoretical occupancy >= pct_ percent; needs a GPU. */
 #define MIN_OCCUPANCY(pct_, why_) \
     { .kind = CHECK_MIN_OCCUPANCY, .value = (pct_), .why = (why_) }

@@ -80,7 +80,9 @@ Suite *nogpu_parts_suite(void);
 Suite *ptx_reader_suite(void);
 Suite *sim_suite(void);
 TCase *sim_counts_tcase(void);   /* test_sim_counts.c, in sim_suite */
+TCase *sim_watch_tcase(void);   /* test_sim_watch.c: part of the sim suite */
 Suite *sim_kernels_suite(void);
+Suite *watch_rules_suite(void);
 
 /* Every exercise of the registry in lesson order (defined in test_specs.c,
  * shared with test_static.c), so loop tests cover exercises added later.

@@ -83,6 +83,7 @@ static const struct {
     {.name = "nogpu_parts", .make = nogpu_parts_suite},
     {.name = "ptx_reader", .make = ptx_reader_suite},
     {.name = "sim", .make = sim_suite},
+    {.name = "watch_rules", .make = watch_rules_suite},
     {.name = "sim_kernels", .make = sim_kernels_suite},
     {.name = "progress_hand", .make = progress_hand_suite},
     {.name = "commands_paths", .make = commands_paths_suite},

@@ -94,7 +94,7 @@ START_TEST(min_load_bytes)
     };
     resources r = known_res(20, 0, 0, 0, 0);
     for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
-        char what[256];
+        char what[sizeof ((check_result *)0)->what];
         compiled c = with_ptx(cases[k].ptx);
         exercise ex = one_check((mech_check){.kind = CHECK_MIN_LOAD_BYTES,
                                              .value = cases[k].want, .why = "why"});

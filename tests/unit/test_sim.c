@@ -375,5 +375,6 @@ Suite *sim_suite(void)
     tcase_add_test(tc, libcuxx_memcpy_async);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, sim_counts_tcase());
+    suite_add_tcase(s, sim_watch_tcase());
     return s;
 }
