@@ -104,6 +104,35 @@ static const sim_case cases[] = {
     {"redux.sync.add", "redux.sync.add.s32 %r3, %r1, -1;", 3, {0}, {3, 3, 3}},
     {"activemask in a branch", "setp.lt.u32 %p1, %r1, 2;\n@%p1 activemask.b32 %r3;", 4, {0},
      {3, 3, 0, 0}},
+    /* a collective whose lanes sit in different branches: they meet there
+     * (sm_70+), each lane with its own instruction; lanes that exited are
+     * not waited for; lanes that never come make the block hang */
+    {"shfl.sync in two branches meets", "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "shfl.sync.bfly.b32 %r4, %r1, 16, 31, -1;\nadd.s32 %r3, %r4, 200;\nbra.uni DONE;\nLO:\n"
+     "shfl.sync.bfly.b32 %r4, %r1, 16, 31, -1;\nadd.s32 %r3, %r4, 100;\nDONE:", 32, {0},
+     {116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 200, 201,
+      202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215}},
+    {"vote.sync.ballot in two branches meets", "and.b32 %r4, %r1, 1;\n"
+     "setp.ne.s32 %p2, %r4, 0;\nsetp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "vote.sync.ballot.b32 %r3, %p2, -1;\nbra.uni DONE;\nLO:\n"
+     "vote.sync.ballot.b32 %r3, %p2, -1;\nDONE:", 32, {0},
+     {0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa, [16] = 0xaaaaaaaa, [31] = 0xaaaaaaaa}},
+    {"redux.sync in two branches meets", "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "redux.sync.add.s32 %r3, 1, -1;\nbra.uni DONE;\nLO:\nredux.sync.add.s32 %r3, 2, -1;\n"
+     "DONE:", 32, {0}, {48, 48, 48, 48, [16] = 48, [31] = 48}},
+    {"a collective whose other lanes exited goes on", "setp.ge.u32 %p1, %r1, 16;\n"
+     "@%p1 bra OUT;\nshfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\nbra.uni DONE;\nOUT:\nret;\n"
+     "DONE:", 32, {0}, {1, 0, 3, 2, [14] = 15, [15] = 14}},
+    {"a collective whose lanes wait at a barrier hangs", "setp.lt.u32 %p1, %r1, 16;\n"
+     "@%p1 bra LO;\n.loc 1 30 1\nbar.sync 0;\nbra.uni DONE;\nLO:\n.loc 1 20 1\n"
+     "shfl.sync.bfly.b32 %r3, %r1, 16, 31, -1;\nDONE:", 32, {0}, {0}, SIM_HANG,
+     "wait at shfl.sync.bfly.b32 (line 20) for lanes 0xffff0000 of its member mask 0xffffffff, "
+     "which never reach a shfl.sync.bfly.b32 with that mask (lane 16 waits at barrier 0 "
+     "(line 30))"},
+    {"collectives of two kinds in two branches hang", "setp.lt.u32 %p1, %r1, 16;\n"
+     "@%p1 bra LO;\n.loc 1 30 1\nvote.sync.ballot.b32 %r3, %p1, -1;\nbra.uni DONE;\nLO:\n"
+     ".loc 1 20 1\nshfl.sync.bfly.b32 %r3, %r1, 16, 31, -1;\nDONE:", 32, {0}, {0}, SIM_HANG,
+     "lane 16 waits at vote.sync.ballot.b32 (line 30) with member mask 0xffffffff"},
     /* bar.sync: each thread reads its neighbour's word through shared memory */
     {"bar.sync orders shared memory", "mov.u32 %r10, sh;\nshl.b32 %r11, %r1, 2;\n"
      "add.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], %r2;\nbar.sync 0;\n"
@@ -157,6 +186,67 @@ static const sim_case cases[] = {
     {"atomics of many warps: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
      "@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\natom.shared.add.u32 %r4, [%r10], 1;\n"
      "bar.sync 0;\nld.shared.u32 %r3, [%r10];", 64, {0}, {64, 64, 64, 64}},
+    /* two writers of one word in one interval: a race when their values
+     * differ (threads of two warps, or lanes of one warp apart), none when
+     * they agree, none after a barrier or a reconvergence */
+    {"two warps storing different values to one word is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 st.shared.u32 [%r10], 2;", 64, {0}, {0},
+     SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
+     "(st.shared.u32) that thread (0,0,0) wrote at line 7, a different value"},
+    {"two warps storing the same value: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 1;", 64, {0}, {0}},
+    {"two warps storing different bytes of one word: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u8 [%r10], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u8 [%r10+1], 2;", 64, {0}, {0}},
+    {"a barrier between two writers: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 1;\nbar.sync 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 2;", 64, {0}, {0}},
+    {"lanes of one warp apart storing different values is a race", "mov.u32 %r10, sh;\n"
+     "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\nsetp.eq.s32 %p2, %r1, 16;\n.loc 1 8 1\n"
+     "@%p2 st.shared.u32 [%r10], 2;\nbra.uni DONE;\nLO:\nsetp.eq.s32 %p3, %r1, 0;\n"
+     ".loc 1 7 1\n@%p3 st.shared.u32 [%r10], 1;\nDONE:", 32, {0}, {0}, SIM_OK, NULL,
+     "thread (0,0,0) of block (0,0,0) wrote shared memory at line 7 (st.shared.u32) that "
+     "thread (16,0,0) wrote at line 8, a different value"},
+    {"lanes of one warp storing after they reconverge: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@!%p1 bra J;\nst.shared.u32 [%r10], 1;\nJ:\n"
+     "setp.eq.s32 %p2, %r1, 5;\n@%p2 st.shared.u32 [%r10], 2;", 32, {0}, {0}},
+    {"lanes of one store instruction: no race", "mov.u32 %r10, sh;\n"
+     "st.shared.u32 [%r10], %r1;", 32, {0}, {0}},
+    {"bar.warp.sync between lanes apart orders their stores", "mov.u32 %r10, sh;\n"
+     "mov.u32 %r11, -1;\nsetp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "setp.eq.s32 %p2, %r1, 16;\n@%p2 st.shared.u32 [%r10], 2;\nbar.warp.sync %r11;\n"
+     "bra.uni DONE;\nLO:\nbar.warp.sync %r11;\nsetp.eq.s32 %p3, %r1, 0;\n"
+     "@%p3 st.shared.u32 [%r10], 1;\nDONE:", 32, {0}, {0}},
+    /* an atomic and a plain store of one word in one barrier interval */
+    {"an atomic after another warp's plain store is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;", 64,
+     {0}, {0}, SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
+     "(atom.shared.add.u32) atomically, and thread (0,0,0) wrote it with a plain store at "
+     "line 7"},
+    {"a plain store after another warp's atomic is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\n"
+     "membar.cta;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}, SIM_OK, NULL,
+     "thread (0,0,0) of block (0,0,0) wrote shared memory at line 9 (st.shared.u32) that "
+     "thread (40,0,0) updated atomically at line 8"},
+    {"an atomic and a plain store with a barrier between: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\nbar.sync 0;\n"
+     "@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}},
+    /* an atomic on a word no thread wrote reads an earlier kernel's value */
+    {"an atomic on a shared word no thread wrote", ".loc 1 12 1\n"
+     "atom.shared.add.u32 %r4, [sh+8], 1;\n.loc 1 13 1\nld.shared.u32 %r3, [sh+8];", 1, {0},
+     {0x7f7f7f80}, SIM_OK, NULL, NULL, "read shared memory at line 12 (atom.shared.add.u32) "
+     "that no thread of its block wrote"},
+    {"red on a shared word no thread wrote", ".loc 1 12 1\nred.shared.add.u32 [sh+8], 1;",
+     1, {0}, {0}, SIM_OK, NULL, NULL, "read shared memory at line 12 (red.shared.add.u32)"},
+    {"an exchange on a never-written word, then a read: none", "atom.shared.exch.b32 %r4, "
+     "[sh+8], %r2;\nld.shared.u32 %r3, [sh+8];", 1, {6}, {6}},
+    {"an atomic on a word after its store: none", "st.shared.u32 [sh+8], 0;\n"
+     "atom.shared.add.u32 %r4, [sh+8], %r2;\nld.shared.u32 %r3, [sh+8];", 1, {6}, {6}},
     /* a read of shared or local bytes this launch did not write: on a GPU
      * they hold an earlier kernel's values (sim_report.unwritten) */
     {"a read of a shared word no thread wrote", ".loc 1 12 1\nld.shared.f32 %f3, [sh+8];\n"
