@@ -10,10 +10,12 @@
 #include "sim_correctness.h"
 #include "verify.h"
 
-/* How to order the two accesses of a race, for both of its kinds. */
-#define RACE_FIX "Make the reading thread wait for the write: a __syncthreads() between " \
-    "the two accesses of shared memory, or the wait that covers an asynchronous copy " \
-    "(its cp.async group, or its mbarrier phase) before touching its bytes."
+/* How to order the two accesses of a race, for every kind (sim_race.c). */
+#define RACE_FIX "Order the two accesses: a __syncthreads() between them in shared " \
+    "memory (the reader waits for the write; of two writers, let one store, or put the " \
+    "barrier between them; an atomic and a plain store of one word likewise), or the wait " \
+    "that covers an asynchronous copy (its cp.async group, or its mbarrier phase) before " \
+    "touching its bytes."
 
 struct sim_job {
     const exercise *ex;

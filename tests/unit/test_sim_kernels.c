@@ -116,6 +116,17 @@ static const kernel_case cases[] = {
     {0, "saxpy", FIX "unwritten_shared", OUT_WRONG,
      "read shared memory at line 13 (ld.shared.f32) that no thread of its block wrote in this "
      "launch: on a GPU those bytes hold whatever an earlier kernel left there"},
+    /* two writers of one word with different values, an atomic against a
+     * plain store, an atomic on a never-written word (issue 27) */
+    {0, "saxpy", FIX "race_two_writers", OUT_RACE,
+     "thread (32,0,0) of block (0,0,0) wrote shared memory at line 12 (st.shared.u32) that "
+     "thread (0,0,0) wrote at line 12, a different value", NULL, "Its results were right here"},
+    {0, "saxpy", FIX "race_atomic_store", OUT_RACE,
+     "wrote shared memory at line 14 (atom.shared.add.u32) atomically, and thread (0,0,0) "
+     "wrote it with a plain store at line 13"},
+    {0, "saxpy", FIX "unset_atomic", OUT_WRONG,
+     "read shared memory at line 13 (atom.shared.add.u32) that no thread of its block wrote "
+     "in this launch"},
     /* a missing wait, and lesson 12's refill of the stage being read (issue 27) */
     {9, "rolling_async", FIX "race_missing_wait", OUT_RACE,
      "read shared memory at line 65 (ld.shared.f64) that an asynchronous copy issued at line 55"},
