@@ -97,9 +97,13 @@ static int grade_all(options *o, const exercise **sel, int n, graded *g, result 
 void grade_as_check(const exercise *ex, const int *knobs, const grade_opts *g,
                            double timeout_s, result *r)
 {
-    grade_in_child(ex, knobs, g, timeout_s, r);
+    /* as check does: a WRONG or a hang also run on the simulator, for its
+     * note; without a GPU, correctness on it (CORRECT, WRONG, RACE, ...) */
+    grade_opts go = *g;
+    go.simulator = &device_sim;
+    grade_with_sim_note(ex, knobs, &go, timeout_s, r);
     if (r->outcome == OUT_NO_GPU)
-        check_without_gpu(ex, knobs, g, r);
+        check_without_gpu(ex, knobs, &go, r);
 }
 
 /* Is the graded folder the course's exercises/, the student's own work? */
