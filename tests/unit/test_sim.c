@@ -7,6 +7,7 @@
  * it does not run each have theirs.
  *
  *   CK_RUN_SUITE=sim build/tests/unit_tests */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +58,23 @@ static const sim_case cases[] = {
     {"bfe.u32", "bfe.u32 %r3, %r2, 4, 8;", 1, {0x12345678}, {0x67}},
     {"selp and setp.lo", "setp.lo.u32 %p1, %r2, 5;\nselp.b32 %r3, 10, 20, %p1;", 2, {3, 0xffffffff},
      {10, 20}},
+    /* the mutation run's survivors (seed 17, 2026-11-29): each a rule that
+     * no case held */
+    {"cvt.rzi.u32.f32 saturates at 2^32 - 1 and at 0", "mov.b32 %f2, %r2;\n"
+     "cvt.rzi.u32.f32 %r3, %f2;", 3, {0x42c80000, 0x4f9502f9, 0xc0400000},
+     {100, 0xffffffff, 0}},
+    {"setp with two predicates: the second is the negation", "setp.lt.s32 %p1|%p2, %r2, 5;\n"
+     "selp.b32 %r4, 1, 0, %p1;\nselp.b32 %r5, 2, 0, %p2;\nadd.s32 %r3, %r4, %r5;", 2, {3, 7},
+     {1, 2}},
+    {"bfe.u32 reaches the top bits", "bfe.u32 %r3, %r2, 24, 8;", 1, {0x12345678}, {0x12}},
+    {"prmt: a selector's bit 3 replicates the sign", "prmt.b32 %r3, %r2, 0, 0x8880;", 2,
+     {0x80, 0x7f}, {0xffffff80, 0x7f}},
+    {"a float immediate written 0F", "mov.f32 %f2, 0F3F800000;\nmov.b32 %r3, %f2;", 1, {0},
+     {0x3f800000}},
+    {"a double immediate written 0d", "mov.f64 %fd1, 0d3FF8000000000000;\n"
+     "cvt.rn.f32.f64 %f2, %fd1;\nmov.b32 %r3, %f2;", 1, {0}, {0x3fc00000}},
+    {"an immediate shared address", "st.shared.u32 [16], %r2;\nld.shared.u32 %r3, [16];", 1,
+     {9}, {9}},
     /* f32 rounding: fma is one rounding, a*b+c two */
     {"fma.rn.f32 rounds once", "mov.b32 %f2, %r2;\nfma.rn.f32 %f3, %f2, %f2, 0fBF800000;\n"
      "mov.b32 %r3, %f3;", 1, {0x3f800800}, {0x3a000400}},
@@ -266,6 +284,15 @@ static const sim_case cases[] = {
     {"a vector store then a narrower load: none", "st.shared.v2.u32 [sh+16], {%r2, %r2};\n"
      "ld.shared.u32 %r3, [sh+20];\nld.shared.u8 %r4, [sh+17];\nadd.s32 %r3, %r3, %r4;", 1,
      {0x105}, {0x106}},
+    /* atom.inc counts up to its bound, then wraps to 0 */
+    {"atom.inc wraps at its bound", "st.shared.u32 [sh], %r2;\n"
+     "atom.shared.inc.u32 %r4, [sh], 5;\nld.shared.u32 %r3, [sh];", 1, {5}, {0}},
+    {"atom.inc below its bound adds 1", "st.shared.u32 [sh], %r2;\n"
+     "atom.shared.inc.u32 %r4, [sh], 5;\nld.shared.u32 %r3, [sh];", 1, {3}, {4}},
+    /* a named barrier with a count: warp 0 passes barrier 1 alone */
+    {"bar.sync with a count completes on that many", "setp.lt.u32 %p1, %r1, 32;\n"
+     "@!%p1 bra W1;\nbar.sync 1, 32;\nmov.u32 %r3, 1;\nW1:\nbar.sync 2, 64;\n"
+     "add.s32 %r3, %r3, 10;", 64, {0}, {11, 11, 11, 11, [32] = 10, [63] = 10}},
     /* mbarrier: a phase completes on its arrivals; one that lacks one hangs */
     {"mbarrier phase completes on every arrival", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 4;\nbar.sync 0;\n"
@@ -301,6 +328,13 @@ static const sim_case cases[] = {
     /* faults, and what it does not run */
     {"a store outside every buffer is a fault with its line", ".loc 1 42 3\n"
      "st.global.u32 [%rd4+4096], %r2;", 1, {0}, {0}, SIM_FAULT, "at line 42"},
+    {"a shared access past the block's shared memory is a fault", "mov.u32 %r10, 1073741824;\n"
+     ".loc 1 9 1\nld.shared.u32 %r3, [%r10];", 1, {0}, {0}, SIM_FAULT,
+     "past the end of the block's shared memory"},
+    {"a local access past the thread's local memory is a fault", ".local .align 4 .b8 "
+     "__local_depot0[16];\nmov.u64 %rd6, __local_depot0;\n.loc 1 9 1\n"
+     "ld.local.u32 %r3, [%rd6+1073741824];", 1, {0}, {0}, SIM_FAULT,
+     "past the end of the thread's local memory"},
     {"an instruction it does not run stops with its name", ".loc 1 9 1\n"
      "cvt.rn.f16.f32 %r3, %f1;", 1, {0}, {0}, SIM_UNSUPPORTED, "cvt.rn.f16.f32"},
     {"assert's failure path is a trap", ".loc 1 5 1\ntrap;", 1, {0}, {0}, SIM_TRAP,
@@ -415,6 +449,85 @@ START_TEST(libcuxx_memcpy_async)
 }
 END_TEST
 
+/* Launches a GPU refuses: an empty block or grid in any dimension, more
+ * than 1024 threads, more than the kernel's .maxntid. */
+START_TEST(bad_launches)
+{
+    static const struct { unsigned grid[3], block[3]; const char *says; } bad[] = {
+        {{1, 1, 1}, {0, 1, 1}, "a GPU refuses"},
+        {{1, 1, 1}, {1025, 1, 1}, "a GPU refuses"},
+        {{1, 1, 1}, {64, 1, 1}, "more than the 32 its .maxntid"},
+        {{0, 1, 1}, {32, 1, 1}, "empty grid"},
+        {{1, 0, 1}, {32, 1, 1}, "empty grid"},
+        {{1, 1, 0}, {32, 1, 1}, "empty grid"},
+    };
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry t() .maxntid 32, 1, 1\n{\nret;\n}\n";
+    char err[256];
+    sim_module *m = sim_load(text, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sim_launch L = {.grid = {bad[i].grid[0], bad[i].grid[1], bad[i].grid[2]},
+                        .block = {bad[i].block[0], bad[i].block[1], bad[i].block[2]}};
+        sim_report rep;
+        ck_assert_msg(sim_run(m, 0, &L, &rep) == SIM_BAD_LAUNCH, "launch %zu: %s", i,
+                      rep.message);
+        ck_assert_msg(strstr(rep.message, bad[i].says), "launch %zu: %s", i, rep.message);
+    }
+    sim_launch ok = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &ok, &rep), SIM_OK);
+    sim_free(m);
+}
+END_TEST
+
+/* A shared variable's address as the kernel's first start register (the
+ * second variable, at offset 16): stores through it land there. */
+START_TEST(shared_symbol_first)
+{
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry t(.param .u64 t_param_0)\n{\n"
+                       ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                       ".shared .align 4 .b8 a[16];\n.shared .align 4 .b8 b[16];\n"
+                       "mov.u32 %r1, b;\nst.shared.u32 [%r1], 42;\n"
+                       "ld.shared.u32 %r2, [a+16];\n"
+                       "ld.param.u64 %rd1, [t_param_0];\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
+    char err[256];
+    sim_module *m = sim_load(text, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    uint32_t *out = calloc(1, 4);
+    sim_mem_add(out, 4);
+    void *args[1] = {&out};
+    sim_launch L = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .argp = args};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &L, &rep), SIM_OK);
+    ck_assert_uint_eq(*out, 42);
+    ck_assert_msg(!rep.unwritten[0], "%s", rep.unwritten);
+    sim_mem_remove(out);
+    free(out);
+    sim_free(m);
+}
+END_TEST
+
+/* Loading and freeing a module with variables gives back what it took. */
+START_TEST(free_gives_back_every_variable)
+{
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".const .align 4 .b8 k0[4096];\n.const .align 4 .b8 k1[4096];\n"
+                       ".visible .entry t()\n{\nret;\n}\n";
+    char err[256];
+    sim_free(sim_load(text, err, sizeof err));   /* the allocator's first growth */
+    size_t before = mallinfo2().uordblks;
+    for (int i = 0; i < 200; i++) {
+        sim_module *m = sim_load(text, err, sizeof err);
+        ck_assert_msg(m, "%s", err);
+        sim_free(m);
+    }
+    size_t after = mallinfo2().uordblks;
+    ck_assert_msg(after < before + 100000, "%zu bytes more after 200 modules", after - before);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -422,6 +535,9 @@ Suite *sim_suite(void)
     tcase_add_loop_test(tc, one_case, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, grid_of_blocks);
     tcase_add_test(tc, libcuxx_memcpy_async);
+    tcase_add_test(tc, bad_launches);
+    tcase_add_test(tc, shared_symbol_first);
+    tcase_add_test(tc, free_gives_back_every_variable);
     suite_add_tcase(s, tc);
     return s;
 }
