@@ -154,6 +154,8 @@ static const kernel_case cases[] = {
     {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CORRECT, OK},
     {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CORRECT, OK},
     /* device printf, shown as a GPU run shows it; a failed assert named */
+    /* a shuffle in each of two branches: the halves of the warp meet (issue 27) */
+    {0, "saxpy", GPU "accepted/lesson0-split-shuffle", OUT_CORRECT, OK},
     {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CORRECT, OK,
      " grid=1056 block=256\n"},
     {0, "saxpy", GPU "faulty/assert_fails", OUT_CRASH,
