@@ -254,6 +254,12 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
      "setp.eq.s32 %p2, %r1, 40;\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\nbar.sync 0;\n"
      "@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}},
+    {"an atomic and a plain store with an mbarrier phase between: no race",
+     "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
+     "@%p1 mbarrier.init.shared::cta.b64 [%r10], 64;\nbar.sync 0;\n"
+     "@%p1 st.shared.u32 [%r10+64], 0;\nmbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
+     "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nsetp.eq.s32 %p3, %r1, 40;\n"
+     "@%p3 atom.shared.add.u32 %r4, [%r10+64], 1;", 64, {0}, {0}},
     /* an atomic on a word no thread wrote reads an earlier kernel's value */
     {"an atomic on a shared word no thread wrote", ".loc 1 12 1\n"
      "atom.shared.add.u32 %r4, [sh+8], 1;\n.loc 1 13 1\nld.shared.u32 %r3, [sh+8];", 1, {0},
