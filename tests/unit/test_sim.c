@@ -117,6 +117,30 @@ static const sim_case cases[] = {
     {"shfl.sync.bfly", "shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;", 32, {0},
      {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25,
       24, 27, 26, 29, 28, 31, 30}},
+    {"shfl.sync.down in segments of 16 lanes", "shfl.sync.down.b32 %r3, %r1, 1, 0x101f, -1;",
+     32, {0}, {1, 2, 3, 4, [14] = 15, [15] = 15, [16] = 17, [30] = 31, [31] = 31}},
+    {"shfl.sync.idx in segments of one lane: each its own", "shfl.sync.idx.b32 %r3, %r1, 0, "
+     "0x1f1f, -1;", 32, {0}, {0, 1, 2, 3, [30] = 30, [31] = 31}},
+    {"shfl.sync.idx from the last lane", "shfl.sync.idx.b32 %r3, %r1, 31, 31, -1;", 32, {0},
+     {31, 31, 31, 31, [31] = 31}},
+    {"shfl.sync's predicate says whether the source lane was in range",
+     "shfl.sync.down.b32 %r4|%p0, %r1, 1, 31, -1;\nselp.b32 %r3, 1, 2, %p0;", 32, {0},
+     {1, 1, 1, 1, [30] = 1, [31] = 2}},
+    {"vote.sync.any, .all, .uni: one lane true", "setp.eq.u32 %p1, %r1, 0;\n"
+     "vote.sync.any.pred %p2, %p1, -1;\nvote.sync.all.pred %p3, %p1, -1;\n"
+     "vote.sync.uni.pred %p4, %p1, -1;\nselp.b32 %r4, 1, 0, %p2;\nselp.b32 %r5, 2, 0, %p3;\n"
+     "selp.b32 %r6, 4, 0, %p4;\nadd.s32 %r3, %r4, %r5;\nadd.s32 %r3, %r3, %r6;", 32, {0},
+     {1, 1, 1, 1, [31] = 1}},
+    {"vote.sync.any, .all, .uni: every lane true", "setp.lt.u32 %p1, %r1, 32;\n"
+     "vote.sync.any.pred %p2, %p1, -1;\nvote.sync.all.pred %p3, %p1, -1;\n"
+     "vote.sync.uni.pred %p4, %p1, -1;\nselp.b32 %r4, 1, 0, %p2;\nselp.b32 %r5, 2, 0, %p3;\n"
+     "selp.b32 %r6, 4, 0, %p4;\nadd.s32 %r3, %r4, %r5;\nadd.s32 %r3, %r3, %r6;", 32, {0},
+     {7, 7, 7, 7, [31] = 7}},
+    {"vote.sync.any, .all, .uni: no lane true", "setp.gt.u32 %p1, %r1, 32;\n"
+     "vote.sync.any.pred %p2, %p1, -1;\nvote.sync.all.pred %p3, %p1, -1;\n"
+     "vote.sync.uni.pred %p4, %p1, -1;\nselp.b32 %r4, 1, 0, %p2;\nselp.b32 %r5, 2, 0, %p3;\n"
+     "selp.b32 %r6, 4, 0, %p4;\nadd.s32 %r3, %r4, %r5;\nadd.s32 %r3, %r3, %r6;", 32, {0},
+     {4, 4, 4, 4, [31] = 4}},
     {"vote.sync.ballot", "and.b32 %r4, %r1, 1;\nsetp.ne.s32 %p1, %r4, 0;\n"
      "vote.sync.ballot.b32 %r3, %p1, -1;", 2, {0, 0}, {0x2, 0x2}},
     {"redux.sync.add", "redux.sync.add.s32 %r3, %r1, -1;", 3, {0}, {3, 3, 3}},
