@@ -236,6 +236,14 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 st.shared.u32 [%r10], 2;", 64, {0}, {0},
      SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
      "(st.shared.u32) that thread (0,0,0) wrote at line 7, a different value"},
+    {"two warps storing different values to a word past the first four", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10+64], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10+64], 2;", 64, {0}, {0},
+     SIM_OK, NULL, "that thread (0,0,0) wrote at line 0, a different value"},
+    {"a read of another word while a copy is in flight: no race", "mov.u32 %r10, sh;\n"
+     "st.shared.u32 [%r10+48], 5;\ncp.async.ca.shared.global [%r10+64], [%rd5], 4;\n"
+     "cp.async.commit_group;\nld.shared.u32 %r3, [%r10+48];\ncp.async.wait_group 0;", 1, {0},
+     {5}},
     {"two warps storing the same value: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 1;\n"
      "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 1;", 64, {0}, {0}},
@@ -558,6 +566,53 @@ START_TEST(free_gives_back_every_variable)
 }
 END_TEST
 
+/* Races named in blocks of every shape: each thread by its (x,y,z) in
+ * the block, the block by its (x,y,z) in the grid. The kernel's body runs
+ * with %r1 the linear thread index and %r2 the block's y. */
+static const struct race_case {
+    const char *name;
+    unsigned grid[3], block[3];
+    const char *body;
+    const char *race;        /* NULL: none may be reported */
+} race_cases[] = {
+    {"a 3-D block names threads by x, y and z", {1, 1, 1}, {8, 2, 4},
+     "setp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u32 [sh], 1;\nsetp.eq.u32 %p2, %r1, 40;\n"
+     "@%p2 ld.shared.u32 %r3, [sh];",
+     "thread (0,1,2) of block (0,0,0) read shared memory at line 0 (ld.shared.u32) that thread "
+     "(0,0,0) wrote"},
+    {"a race in block (0,1,0) of a 2-D grid", {1, 2, 1}, {64, 1, 1},
+     "setp.eq.u32 %p3, %r2, 1;\n@!%p3 bra DONE;\nsetp.eq.u32 %p1, %r1, 0;\n"
+     "@%p1 st.shared.u32 [sh], 1;\nsetp.eq.u32 %p2, %r1, 40;\n@%p2 ld.shared.u32 %r3, [sh];\n"
+     "DONE:", "thread (40,0,0) of block (0,1,0) read"},
+    {"lanes of warp 31 of 32 storing in one instruction: no race", {1, 1, 1}, {1024, 1, 1},
+     "setp.ge.u32 %p1, %r1, 992;\n@%p1 st.shared.u32 [sh], %r1;", NULL},
+};
+
+START_TEST(race_naming)
+{
+    const struct race_case *rc = &race_cases[_i];
+    snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry t()\n{\n.reg .pred %%p<8>;\n.reg .b32 %%r<16>;\n"
+             ".shared .align 4 .b8 sh[64];\nmov.u32 %%r4, %%tid.x;\nmov.u32 %%r5, %%tid.y;\n"
+             "mov.u32 %%r6, %%tid.z;\nmov.u32 %%r7, %%ntid.x;\nmov.u32 %%r8, %%ntid.y;\n"
+             "mad.lo.s32 %%r9, %%r6, %%r8, %%r5;\nmad.lo.s32 %%r1, %%r9, %%r7, %%r4;\n"
+             "mov.u32 %%r2, %%ctaid.y;\n%s\nret;\n}\n", rc->body);
+    char err[256];
+    sim_module *m = sim_load(ptx, err, sizeof err);
+    ck_assert_msg(m, "%s: %s", rc->name, err);
+    sim_launch L = {.grid = {rc->grid[0], rc->grid[1], rc->grid[2]},
+                    .block = {rc->block[0], rc->block[1], rc->block[2]}, .timeout_s = 5};
+    sim_report rep;
+    ck_assert_msg(sim_run(m, 0, &L, &rep) == SIM_OK, "%s: %s", rc->name, rep.message);
+    if (rc->race)
+        ck_assert_msg(strstr(rep.race, rc->race), "%s: '%s' not in the race: %s", rc->name,
+                      rc->race, rep.race);
+    else
+        ck_assert_msg(!rep.race[0], "%s: a race reported: %s", rc->name, rep.race);
+    sim_free(m);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -566,6 +621,7 @@ Suite *sim_suite(void)
     tcase_add_test(tc, grid_of_blocks);
     tcase_add_test(tc, libcuxx_memcpy_async);
     tcase_add_test(tc, bad_launches);
+    tcase_add_loop_test(tc, race_naming, 0, (int)(sizeof race_cases / sizeof *race_cases));
     tcase_add_test(tc, shared_symbol_first);
     tcase_add_test(tc, free_gives_back_every_variable);
     suite_add_tcase(s, tc);
