@@ -26,6 +26,8 @@ typedef struct sim_case {
     const char *says;        /* in the report's message, when not SIM_OK */
     const char *race;        /* in the report's race; NULL: no race may be reported */
     const char *unwritten;   /* in the report's unwritten read; NULL: none may be */
+    uint32_t race_lines[2];  /* the race's line and the other access's (race_line,
+                                race_copy_line); {0, 0}: not checked */
 } sim_case;
 
 static const char head[] =
@@ -207,13 +209,13 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];", 64, {0},
      {[40] = 9}, SIM_OK, NULL,
      "thread (40,0,0) of block (0,0,0) read shared memory at line 8 (ld.shared.u32) that "
-     "thread (0,0,0) wrote at line 7"},
+     "thread (0,0,0) wrote at line 7", NULL, {8, 7}},
     {"a write after another warp's read with no barrier between is a race",
      "mov.u32 %r10, sh;\nsetp.eq.s32 %p2, %r1, 0;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];\n"
      "setp.eq.s32 %p1, %r1, 40;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0},
      {0x7f7f7f7f},
      SIM_OK, NULL, "wrote shared memory at line 9 (st.shared.u32) that thread (0,0,0) read at "
-     "line 8", "read shared memory at line 8 (ld.shared.u32) that no thread of its block wrote"},
+     "line 8", "read shared memory at line 8 (ld.shared.u32) that no thread of its block wrote", {9, 8}},
     {"a barrier between the write and the read: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 40;\n@%p1 st.shared.u32 [%r10], 9;\nbar.sync 0;\n"
      "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
@@ -235,7 +237,7 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 1;\n"
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 st.shared.u32 [%r10], 2;", 64, {0}, {0},
      SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
-     "(st.shared.u32) that thread (0,0,0) wrote at line 7, a different value"},
+     "(st.shared.u32) that thread (0,0,0) wrote at line 7, a different value", NULL, {8, 7}},
     {"two warps storing different values to a word past the first four", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10+64], 1;\n"
      "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10+64], 2;", 64, {0}, {0},
@@ -275,13 +277,13 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;", 64,
      {0}, {0}, SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
      "(atom.shared.add.u32) atomically, and thread (0,0,0) wrote it with a plain store at "
-     "line 7"},
+     "line 7", NULL, {8, 7}},
     {"a plain store after another warp's atomic is a race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\n"
      "membar.cta;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}, SIM_OK, NULL,
      "thread (0,0,0) of block (0,0,0) wrote shared memory at line 9 (st.shared.u32) that "
-     "thread (40,0,0) updated atomically at line 8"},
+     "thread (40,0,0) updated atomically at line 8", NULL, {9, 8}},
     {"an atomic and a plain store with a barrier between: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
      "setp.eq.s32 %p2, %r1, 40;\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\nbar.sync 0;\n"
@@ -355,7 +357,8 @@ static const sim_case cases[] = {
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
      "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nld.shared.u32 %r5, [%r11];\n"
      "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 1, {77}, {5077}, SIM_OK, NULL,
-     "read shared memory at line 32 (ld.shared.u32) that an asynchronous copy issued at line 30"},
+     "read shared memory at line 32 (ld.shared.u32) that an asynchronous copy issued at line 30",
+     NULL, {32, 30}},
     {"mbarrier phase that lacks an arrival hangs", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 5;\nbar.sync 0;\n"
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
@@ -422,6 +425,10 @@ START_TEST(one_case)
                       c->race, rep.race);
     else
         ck_assert_msg(!rep.race[0], "%s: a race reported: %s", c->name, rep.race);
+    if (c->race_lines[0])
+        ck_assert_msg(rep.race_line == c->race_lines[0] && rep.race_copy_line == c->race_lines[1],
+                      "%s: race lines %u and %u, want %u and %u", c->name, rep.race_line,
+                      rep.race_copy_line, c->race_lines[0], c->race_lines[1]);
     if (c->unwritten)
         ck_assert_msg(strstr(rep.unwritten, c->unwritten), "%s: '%s' not in: %s", c->name,
                       c->unwritten, rep.unwritten);
