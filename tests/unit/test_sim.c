@@ -216,6 +216,17 @@ static const sim_case cases[] = {
      {0x7f7f7f7f},
      SIM_OK, NULL, "wrote shared memory at line 9 (st.shared.u32) that thread (0,0,0) read at "
      "line 8", "read shared memory at line 8 (ld.shared.u32) that no thread of its block wrote", {9, 8}},
+    {"byte accesses of two warps race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
+     ".loc 1 7 1\n@%p1 st.shared.u8 [%r10], 1;\nsetp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n"
+     "@%p2 ld.shared.u8 %r3, [%r10];", 64, {0}, {[40] = 1}, SIM_OK, NULL,
+     "read shared memory at line 8 (ld.shared.u8) that thread (0,0,0) wrote at line 7", NULL,
+     {8, 7}},
+    {"a vector load racing on its second word", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10+4], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 2;\n.loc 1 8 1\n"
+     "@%p2 ld.shared.v2.u32 {%r4, %r3}, [%r10];", 64, {0}, {[40] = 1}, SIM_OK, NULL,
+     "read shared memory at line 8 (ld.shared.v2.u32) that thread (0,0,0) wrote at line 7",
+     NULL, {8, 7}},
     {"a barrier between the write and the read: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 40;\n@%p1 st.shared.u32 [%r10], 9;\nbar.sync 0;\n"
      "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
@@ -283,6 +294,19 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\n"
      "membar.cta;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}, SIM_OK, NULL,
      "thread (0,0,0) of block (0,0,0) wrote shared memory at line 9 (st.shared.u32) that "
+     "thread (40,0,0) updated atomically at line 8", NULL, {9, 8}},
+    {"a vector store racing on two words names the first", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\nsetp.eq.s32 %p2, %r1, 40;\n"
+     "@%p1 st.shared.v2.u32 [%r10], {%r1, %r1};\nbar.sync 0;\n.loc 1 7 1\n"
+     "@%p2 atom.shared.add.u32 %r4, [%r10], 1;\n.loc 1 6 1\n"
+     "@%p2 atom.shared.add.u32 %r5, [%r10+4], 1;\n.loc 1 8 1\n"
+     "@%p1 st.shared.v2.u32 [%r10], {%r1, %r1};", 64, {0}, {0}, SIM_OK, NULL,
+     "thread (40,0,0) updated atomically at line 7", NULL, {8, 7}},
+    {"a 64-bit atomic covers both its words", "mov.u32 %r10, sh;\nmov.u64 %rd7, 0;\n"
+     "setp.eq.s32 %p1, %r1, 0;\nsetp.eq.s32 %p2, %r1, 40;\n"
+     "@%p1 st.shared.u64 [%r10+8], %rd7;\nbar.sync 0;\n.loc 1 8 1\n"
+     "@%p2 atom.shared.add.u64 %rd8, [%r10+8], %rd7;\n.loc 1 9 1\n"
+     "@%p1 st.shared.u32 [%r10+12], 5;", 64, {0}, {0}, SIM_OK, NULL,
      "thread (40,0,0) updated atomically at line 8", NULL, {9, 8}},
     {"an atomic and a plain store with a barrier between: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
