@@ -608,7 +608,7 @@ static void headline(const class_run *run)
     printf("%s %s: %d exercise%s per student, %s%s, seed %llu. Results in %s/.\n",
            run->plan ? "Planning" : run->collect ? "Collecting" : "Grading", run->submissions,
            run->nex, run->nex == 1 ? "" : "s",
-           run->gpu[0] ? "on " : "without a GPU (compiled and mechanism-checked only)",
+           run->gpu[0] ? "on " : "without a GPU (compiled, mechanism-checked and run on the PTX simulator)",
            run->gpu, run->g.seed, run->out);
     if (run->ngpus) {
         printf("A worker per GPU, each taking the next student:");

@@ -34,7 +34,9 @@ static void submission_lines(FILE *f, const class_run *run, const class_student 
         fprintf(f, "The time budget of %.0f s per student ran out: %d exercise%s not graded.\n",
                 run->budget_s, st->budget_hit, st->budget_hit > 1 ? "s were" : " was");
     if (!run->gpu[0])
-        fprintf(f, "No GPU could be used, so nothing was run or timed; only compiled.\n");
+        fprintf(f, "No GPU could be used, so nothing was timed: each kernel was compiled, "
+                "its mechanism checks read from the compiler, and run on the grader's PTX "
+                "simulator for correctness (CORRECT is not a pass: speed needs a GPU).\n");
     fprintf(f, "\n");
 }
 

@@ -218,9 +218,11 @@ int class_write_summary(const class_run *run, FILE *also)
             graded - cached, cached, run->budget_s, run->timeout_s);
     gpu_models(f, run);
     if (!run->gpu[0])
-        fprintf(f, "\nNo GPU: nothing was run or timed. Kernels were compiled and their "
-                "mechanism checks read from the compiler; correctness, speed and pass rates "
-                "need an NVIDIA GPU.\n");
+        fprintf(f, "\nNo GPU: nothing was timed. Kernels were compiled, their mechanism "
+                "checks read from the compiler, and run on the grader's PTX simulator for "
+                "correctness (CORRECT, WRONG, RACE, HANG, CRASH as make check says them "
+                "without a GPU; CHECKED where the simulator could not run one); speed and "
+                "pass rates need an NVIDIA GPU.\n");
     fprintf(f, "\n## Per exercise\n\n");
     table(f, run, 1);
     look_at(f, run, 1);

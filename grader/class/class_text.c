@@ -190,10 +190,12 @@ void reason_of(const result *r, char *out, size_t len)
         if (!depth && strchr(":.;", m[cut]) && m[cut + 1] == ' ')
             break;
     }
-    if (cut > 110)
-        cut = 110;
+    /* at most 110 characters of it as written here, numbers already N, so
+     * the cut falls in the same place whatever the numbers were (a time,
+     * the simulator's rate) */
     size_t o = (size_t)snprintf(out, len, "%s: ", outcome_word(r->outcome));
-    for (size_t i = 0; i < cut && o + 2 < len; i++) {
+    const size_t most = o + 110;
+    for (size_t i = 0; i < cut && o + 2 < len && o < most; i++) {
         /* A number, not part of a name like lesson3 or sm_90. */
         int in_name = i > 0 && (isalnum((unsigned char)m[i - 1]) || m[i - 1] == '_');
         if (isdigit((unsigned char)m[i]) && !in_name) {

@@ -97,14 +97,15 @@ static int grade_all(options *o, const exercise **sel, int n, graded *g, result 
 void grade_as_check(const exercise *ex, const int *knobs, const grade_opts *g,
                            double timeout_s, result *r)
 {
-    /* On a GPU, the timed launch's blocks on the simulator too
-     * (sim_sample.h), as make check runs them; without one, as before. */
+    /* as check does: a WRONG or a hang also run on the simulator, for its
+     * note; on a GPU the timed launch's blocks on it too (sim_sample.h);
+     * without a GPU, correctness on it (CORRECT, WRONG, RACE, ...) */
     grade_opts go = *g;
     if (!go.simulator)
         go.simulator = &device_sim;
-    grade_in_child(ex, knobs, &go, timeout_s, r);
+    grade_with_sim_note(ex, knobs, &go, timeout_s, r);
     if (r->outcome == OUT_NO_GPU)
-        check_without_gpu(ex, knobs, g, r);
+        check_without_gpu(ex, knobs, &go, r);
 }
 
 /* Is the graded folder the course's exercises/, the student's own work? */

@@ -31,9 +31,12 @@ size_t sim_largest_size(const exercise *ex);
 
 /* How to order the two accesses of a race, for both of its kinds: the
  * words every RACE ends with, with a GPU or without (sim_sample.h). */
-#define RACE_FIX "Make the reading thread wait for the write: a __syncthreads() between " \
-    "the two accesses of shared memory, or the wait that covers an asynchronous copy " \
-    "(its cp.async group, or its mbarrier phase) before touching its bytes."
+#define RACE_FIX "Order the two accesses: a __syncthreads() between them in shared " \
+    "memory (the reader waits for the write; of two writers, let one store, or put the " \
+    "barrier between them; an atomic and a plain store of one word likewise), or the wait " \
+    "that covers an asynchronous copy (its cp.async group, or its mbarrier phase) before " \
+    "touching its bytes."
+
 /* A read of bytes the launch never wrote (the device's unwritten()), %s. */
 #define UNWRITTEN_WORDS "Your kernel depends on memory it never wrote: %s."
 

@@ -17,8 +17,13 @@
  *     addresses over all of them;
  *   - independent thread scheduling: per-lane program counters, the lanes
  *     at the lowest one run together;
- *   - bar.sync / barrier.sync (named, with counts), warp collectives
- *     (shfl, vote, redux) over their member mask, atomics;
+ *   - bar.sync / barrier.sync (named, with counts), atomics, warp
+ *     collectives (shfl, vote, redux, bar.warp.sync) over their member
+ *     mask: as on sm_70 and later, lanes that reach one wait for every
+ *     non-exited lane of the mask to reach one of the same kind and mask,
+ *     the same instruction or not (lanes split across branches each call
+ *     __shfl_sync in their own); lanes that never come are a hang naming
+ *     them (undefined on a GPU: a hang or garbage);
  *   - asynchronous copies land as late as the memory model allows: a
  *     cp.async at the cp.async.wait_group that covers its group, a bulk
  *     copy when the mbarrier phase it signals is about to complete; a read
@@ -26,6 +31,14 @@
  *     every run, never only sometimes; and any access to bytes a copy in
  *     flight will write is reported as a race (sim_report.race) with the
  *     line of the access and of the copy;
+ *   - races in shared memory between threads, with both lines
+ *     (sim_report.race): a read and a write of a word by two warps with no
+ *     barrier between; two plain stores of the same bytes by two warps, or
+ *     by lanes of one warp that ran apart, when their values differ (every
+ *     writer storing the same value, as in "every thread sets the flag to
+ *     1", leaves the same bytes in any order, so it is not reported); an
+ *     atomic and a plain store of one word in one barrier interval (two
+ *     atomics are not a race);
  *   - mbarrier init / arrive / expect_tx / try_wait with phases and parity;
  *     a try_wait that cannot succeed blocks the thread; when no thread can
  *     go on, the run stops as a hang naming what each one waits for.
@@ -143,13 +156,16 @@ typedef struct sim_report {
     uint64_t thread_insns;   /* instructions executed, summed over threads */
     /* The first race seen, whatever the status: a thread read or wrote
      * shared bytes that an asynchronous copy still in flight will write
-     * (its result is undefined on a GPU). Empty: none. */
+     * (its result is undefined on a GPU), or that another thread wrote or
+     * read with nothing ordering the two (see above). Empty: none. */
     char race[400];
     uint32_t race_line, race_copy_line;
     uint64_t warp_insns;     /* warp-instructions issued */
     /* The first read of shared bytes no thread of the block, or of local
      * bytes its own thread, wrote in this launch (on a GPU they hold what an
-     * earlier kernel left there), whatever the status. Empty: none. */
+     * earlier kernel left there), whatever the status; an atomic other than
+     * an exchange reads its bytes first, so an atomicAdd on a counter no
+     * thread cleared is one. Empty: none. */
     char unwritten[400];
     uint32_t unwritten_line;
     /* What the launch did with its data (core/watch_facts.h), when

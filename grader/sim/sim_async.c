@@ -192,6 +192,7 @@ static void try_complete(sim_cta *c, sim_mbar *mb)
     mb->tx = 0;
     mb->phase++;
     c->epoch++;              /* the phase orders its threads (sim_race.c) */
+    c->bar_epoch++;
     mb->pending = mb->expected;
     wake(c, (int)(mb - c->mb));
 }

@@ -61,6 +61,7 @@ void sim_regroup(sim_warp *w)
             second = pc;
         }
     }
+    sim_race_regroup(w, act);
     w->active = act;
     w->pc = act ? lo : 0;
     w->other_min = second;
@@ -105,6 +106,7 @@ static void bar_check(sim_cta *c, unsigned b)
         c->bar_arrived[b] = 0;
         c->bar_expected[b] = 0;
         c->epoch++;          /* a new barrier interval (sim_race.c) */
+        c->bar_epoch++;
         release(c, LW_BAR, (int)b);
     }
 }
@@ -187,6 +189,8 @@ static void init_warp(sim_cta *c, sim_warp *w, int index)
  * the others are. */
 static void say_hang(sim_cta *c)
 {
+    if (sim_collective_hang(c))
+        return;
     unsigned at_bar = 0, at_mbar = 0;
     sim_warp *fw = NULL;
     int fl = 0;

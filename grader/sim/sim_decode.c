@@ -90,6 +90,8 @@ static int split(const char *op, mods *m)
         else if (!strcmp(w, "sat")) m->sat = 1;
         else if (!strcmp(w, "approx")) m->approx = 1;
         else if (!strcmp(w, "full")) m->full = 1;
+        else if (!strcmp(w, "uni") && !strcmp(m->base, "vote"))
+            m->word[m->nword++] = w;   /* vote's mode (__uni_sync); bra.uni's is a hint */
         else if (is_harmless(w)) {
             static const char *const order[] = {"volatile", "relaxed", "acquire", "release",
                                                 "acq_rel"};

@@ -2,7 +2,8 @@
  *
  *   sim_exec.c   the dispatch loop: one decoded instruction over the lanes
  *                of a warp that share its program counter
- *   sim_warp_ops.c  loads, stores, atomics; shfl, vote, redux
+ *   sim_warp_ops.c  loads, stores, atomics
+ *   sim_collective.c  shfl, vote, redux, bar.warp.sync: lanes meet there
  *   sim_arith.c  arithmetic beyond one C operator (sim_arith.h)
  *   sim_block.c  a launch: blocks one at a time, their warps in turn,
  *                divergence and reconvergence, bar.sync, hangs
@@ -32,7 +33,9 @@
 #define SIM_MAX_MBAR 64
 #define SIM_MAX_BARS 16
 
-enum lane_wait { LW_READY, LW_BAR, LW_MBAR, LW_EXITED };
+/* LW_COLL: at a warp collective, waiting for the other lanes of its member
+ * mask (sim_collective.c) */
+enum lane_wait { LW_READY, LW_BAR, LW_MBAR, LW_EXITED, LW_COLL };
 
 typedef struct sim_warp {
     uint64_t *R;
@@ -45,6 +48,10 @@ typedef struct sim_warp {
     int32_t wait_on[32];     /* a barrier or an mbarrier's index */
     uint64_t wait_arg[32];   /* the phase token or parity waited for */
     unsigned first_tid;      /* linear thread index of lane 0 */
+    /* Lanes of one warp that ran apart (sim_race.c): each lane's group
+     * stamp, and the count of groups formed of lanes that had been apart
+     * (a reconvergence or a warp collective orders them). */
+    uint32_t stamp, joins, gid[32];
 } sim_warp;
 
 typedef struct sim_mbar {
@@ -76,6 +83,12 @@ typedef struct sim_word {
     uint32_t writer, write_epoch, write_line;
     uint32_t reader, read_epoch, read_line;
     uint32_t readers_apart;  /* readers of the interval in more than one warp */
+    /* the last plain writer's lane group and its warp's joins then, the
+     * bytes of the word it wrote, its barrier interval (bar_epoch); the
+     * last atomic's thread, line and barrier interval */
+    uint32_t write_group, write_joins, write_bar;
+    uint32_t atom_thread, atom_line, atom_bar;
+    uint8_t write_bytes;
 } sim_word;
 
 typedef struct sim_cta {
@@ -112,21 +125,30 @@ typedef struct sim_cta {
      * the launch did not ask for them */
     struct sim_count_acc *counts;
     struct sim_watch *watch; /* the data watch (sim_watch.c); NULL: not watching */
+    /* barrier intervals only (bar.sync, mbarrier phases): what an atomic
+     * and a plain store race in (sim_race.c) */
+    uint32_t bar_epoch;
 } sim_cta;
 
 /* sim_exec.c: run warp w's active groups until none is READY, the slice of
  * `budget` warp-instructions is spent, or the run stops (c->stop). */
 void sim_warp_run(sim_cta *c, sim_warp *w, long budget);
 
-/* sim_warp_ops.c: ld, st, atom/red over lanes m; shfl, vote, redux over
- * lanes m and the member mask in the instruction (a member lane that is
- * not among m stops the run: a collective split across branches). */
+/* sim_warp_ops.c: ld, st, atom/red over lanes m. */
 void sim_load_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 void sim_store_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
 void sim_atom_op(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
-void sim_shfl(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
-void sim_vote(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
-void sim_redux(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+
+/* sim_collective.c: shfl.sync, vote.sync, redux.sync, bar.warp.sync by
+ * lanes m at w->pc. Lanes of the member mask that are live but not in m
+ * are waited for (LW_COLL) until they reach a collective of the same kind
+ * and mask, then all run it together. Returns 1 when it moved w's pc. */
+int sim_collective(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
+/* Lanes of w exited: collectives that waited only for them run. */
+void sim_collective_recheck(sim_cta *c, sim_warp *w);
+/* The block hangs: if a lane waits at a collective, stop the run naming
+ * it and the lanes it waits for; returns 1 then. */
+int sim_collective_hang(sim_cta *c);
 
 /* sim_printf.c: device printf for lanes m (SO_PRINTF), to stdout. */
 void sim_printf(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in);
@@ -174,9 +196,12 @@ uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size
 void sim_pending_mark(sim_cta *c, uint32_t dst, uint32_t bytes, uint32_t line);
 void sim_pending_clear(sim_cta *c, uint32_t dst, uint32_t bytes);
 /* Lane l of w reads or writes shared [addr, addr + bytes) with `in` (an
- * ld or st): record it, and report the first race (sim_report.race). */
+ * ld, st or atom; an st before its bytes are written): record it, and
+ * report the first race (sim_report.race). */
 void sim_race_shared(sim_cta *c, sim_warp *w, int l, uint32_t addr, uint32_t bytes,
                      const sim_insn *in, int write);
+/* sim_regroup chose `act` as w's next group: note lanes joining. */
+void sim_race_regroup(sim_warp *w, uint32_t act);
 /* Is [p, p + n) inside a registered global range? */
 int sim_mem_has(uint64_t p, size_t n, uint64_t *lo, uint64_t *hi);
 /* The registered range nearest addr, for a fault's message. */

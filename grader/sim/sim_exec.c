@@ -82,6 +82,7 @@ static void exit_lanes(sim_cta *c, sim_warp *w, uint32_t m)
     w->pc++;
     if (!w->active)
         sim_regroup(w);
+    sim_collective_recheck(c, w);
     sim_bar_recheck(c);
 }
 
@@ -408,7 +409,10 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
         return 1;
     }
     case SO_BAR_WARP:
-        return 0;
+    case SO_SHFL:
+    case SO_VOTE:
+    case SO_REDUX:
+        return m ? sim_collective(c, w, m, in) : 0;
     case SO_ACTIVEMASK:
         LANES(m) X(in->d[0]) = m; END
         return 0;
@@ -420,9 +424,6 @@ static int run_one(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
             sim_stop(c, w, __builtin_ctz(m), in, SIM_TRAP, "the kernel stopped itself (a failed "
                      "assert, or a trap)");
         return 0;            /* lanes of one group already run together */
-    case SO_SHFL: if (m) sim_shfl(c, w, m, in); return 0;
-    case SO_VOTE: if (m) sim_vote(c, w, m, in); return 0;
-    case SO_REDUX: if (m) sim_redux(c, w, m, in); return 0;
     case SO_CP_ASYNC: sim_cp_async(c, w, m, in); return 0;
     case SO_CP_COMMIT: sim_cp_commit(c, w, m); return 0;
     case SO_CP_WAIT: sim_cp_wait(c, w, m, in, 0); return 0;

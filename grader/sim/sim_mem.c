@@ -131,6 +131,14 @@ static void track_written(sim_cta *c, sim_warp *w, int l, uint8_t *set, uint64_t
              shared ? "no thread of its block wrote" : "its thread did not write");
 }
 
+/* An atomic reads its bytes before it writes them, except an exchange
+ * (its new value ignores the old): an add to a never-written word adds to
+ * what an earlier kernel left. */
+static int atom_reads(const sim_insn *in)
+{
+    return in->op == SO_ATOM && in->mod != SA_EXCH;
+}
+
 uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size_t bytes,
                   const sim_insn *in, int write)
 {
@@ -150,15 +158,20 @@ uint8_t *sim_addr(sim_cta *c, sim_warp *w, int l, int space, uint64_t addr, size
         if (addr + bytes > c->smem_bytes || addr + bytes < addr)
             return fault(c, w, l, space, addr, bytes, in, write,
                          "past the end of the block's shared memory");
-        if (!c->rep->race[0] && (in->op == SO_LD || in->op == SO_ST) &&
-            !(in->flags & SF_ORDERED))
+        if (!c->rep->race[0] && (in->op == SO_ATOM || ((in->op == SO_LD || in->op == SO_ST) &&
+                                                        !(in->flags & SF_ORDERED))))
             sim_race_shared(c, w, l, (uint32_t)addr, (uint32_t)bytes, in, write);
+        if (atom_reads(in))
+            track_written(c, w, l, c->smem_set, addr, bytes, in, 0, 1);
         track_written(c, w, l, c->smem_set, addr, bytes, in, write, 1);
         return c->smem + addr;
     case SS_LOCAL:
         if (addr + bytes > c->k->local_bytes || addr + bytes < addr)
             return fault(c, w, l, space, addr, bytes, in, write,
                          "past the end of the thread's local memory");
+        if (atom_reads(in))
+            track_written(c, w, l, w->local_set + (size_t)l * c->k->local_bytes, addr, bytes,
+                          in, 0, 0);
         track_written(c, w, l, w->local_set + (size_t)l * c->k->local_bytes, addr, bytes, in,
                       write, 0);
         return w->local + (size_t)l * c->k->local_bytes + addr;

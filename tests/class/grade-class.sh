@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # grade-class.sh: `make grade-class` end to end with the real grader, on a
-# machine without a GPU (compile and mechanism verdicts). Run by
+# machine without a GPU (compile and mechanism verdicts, correctness on the
+# PTX simulator). Run by
 # `make test-class`. A class of five, one entry per kind:
 #   ada  the reference solutions, as a folder
 #   bo   the stubs, as exercises/ in a .tar.gz (what `tar czf` gives)
@@ -96,6 +97,12 @@ row() { grep "^$1," "$out/gradebook.csv"; }
 for s in ada bo eli; do
     if grep -qE ',(COMPILE|MISSING|INTERNAL|NOT RUN),' <<<"$(row "$s")"; then fail "$s: $(row "$s")"; fi
 done
+# Without a GPU the PTX simulator judges correctness, as make check does:
+# the solutions CORRECT (not a pass), lesson 0's stub (it writes nothing)
+# WRONG, lesson 3's stubs right (bank_conflicts CORRECT, matmul without its
+# shared-memory tiles MECHANISM).
+[[ $(row ada) == ada,0,3,CORRECT,,CORRECT,,CORRECT,,* ]] || fail "ada's solutions are not CORRECT: $(row ada)"
+[[ $(row bo) == bo,0,3,WRONG,,CORRECT,,MECHANISM,,* ]] || fail "bo's stubs: $(row bo)"
 grep -q 'is not in the submission: the entry lesson3/matmul.cu was refused: a symbolic link' \
     "$out/students/dee/report.json" || fail "dee's matmul row does not say why it is missing"
 

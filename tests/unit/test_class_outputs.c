@@ -762,9 +762,11 @@ START_TEST(summary_without_a_gpu)
     expect_in(sum, "# Class summary\n\n2 students, graded without a GPU, seed 1 (replay one "
               "with make check SEED=1), 2026-11-25 09:00:00 UTC.\n1 graded in this run; 1 "
               "unchanged since their last grade and not graded again. Time budget 600 s per "
-              "student, 60 s per exercise.\n\nNo GPU: nothing was run or timed. Kernels were "
-              "compiled and their mechanism checks read from the compiler; correctness, speed "
-              "and pass rates need an NVIDIA GPU.\n\n## Per exercise\n\n");
+              "student, 60 s per exercise.\n\nNo GPU: nothing was timed. Kernels were compiled, "
+              "their mechanism checks read from the compiler, and run on the grader's PTX "
+              "simulator for correctness (CORRECT, WRONG, RACE, HANG, CRASH as make check says "
+              "them without a GPU; CHECKED where the simulator could not run one); speed and "
+              "pass rates need an NVIDIA GPU.\n\n## Per exercise\n\n");
     expect_in(sum, "| lesson3/matmul | - | n/a | none; 2 compiled and checked without a GPU |\n"
               "| lesson4/scan | - | n/a | COMPILE: x does not compile (1 of 1) |\n\n## Files");
     free(sum);
@@ -1135,7 +1137,9 @@ START_TEST(student_folder_variants)
     expect_in(txt, "Exercise files taken: 2 of 2.\nRefused entries (12): nothing of them was "
               "read or graded.\n");
     expect_in(txt, "  e11: w\"11\nThe time budget of 600 s per student ran out: 1 exercise was "
-              "not graded.\nNo GPU could be used, so nothing was run or timed; only compiled.\n\n");
+              "not graded.\nNo GPU could be used, so nothing was timed: each kernel was compiled, "
+              "its mechanism checks read from the compiler, and run on the grader's PTX "
+              "simulator for correctness (CORRECT is not a pass: speed needs a GPU).\n\n");
     free(txt);
     char *js = file_of("students/ada/submission.json");
     expect_in(js, "\"refused_count\": 12,");

@@ -18,6 +18,8 @@
 #include <termios.h>
 #include <time.h>
 #include "class_scratch.h"
+#include "cli.h"
+#include "device_host.h"
 #include "few_fds.h"
 #include "reference.h"
 
@@ -94,6 +96,7 @@ static void fake_grade(const exercise *ex, const int *knobs, const grade_opts *g
 static char subs[600], out[600];
 static char *said_out, *said_err;
 static const char *grader_self;     /* the grader binary the key hashes; NULL: this one */
+static class_grade_fn grade_with = fake_grade;   /* the grading hook klass passes */
 
 /* class_main with these arguments after "class" (NULL-ended); its stdout
  * and stderr in said_out and said_err. */
@@ -113,7 +116,7 @@ static int klass(const char *first, ...)
     capture c;
     capture_start(&c, "class");
     calls = 0;
-    class_hooks hooks = {.grade = fake_grade, .probe = fake_probe, .self = grader_self};
+    class_hooks hooks = {.grade = grade_with, .probe = fake_probe, .self = grader_self};
     int rc = class_main(argc, argv, &hooks);
     capture_end(&c, &said_out, &said_err);
     return rc;
@@ -145,6 +148,8 @@ static void setup(void)
 static void teardown(void)
 {
     grader_self = NULL;
+    grade_with = fake_grade;
+    probe_gpu = "Scripted GPU";
     free(said_out);
     free(said_err);
     said_out = said_err = NULL;
@@ -356,8 +361,8 @@ START_TEST(which_exercises)
     probe_gpu = "";
     ck_assert_int_eq(grade3("--regrade", NULL, NULL, NULL), 0);
     probe_gpu = "Scripted GPU";
-    HAS(said_out, ": 2 exercises per student, without a GPU (compiled and mechanism-checked "
-                  "only), seed 42.");
+    HAS(said_out, ": 2 exercises per student, without a GPU (compiled, mechanism-checked and "
+                  "run on the PTX simulator), seed 42.");
 }
 END_TEST
 
@@ -1243,6 +1248,76 @@ START_TEST(a_task_without_its_list)
 }
 END_TEST
 
+/* ---- without a GPU: the real grader, its verdicts from the PTX simulator ---- */
+
+/* What `grader class` grades with (grade_as_check), on a machine without a
+ * GPU whatever this one has: the host backend with no device. */
+static void grade_without_gpu(const exercise *ex, const int *knobs, const grade_opts *g,
+                              double timeout_s, result *r)
+{
+    grade_opts go = *g;
+    go.device = &device_host;
+    grade_as_check(ex, knobs, &go, timeout_s, r);
+}
+
+static void student_copy(const char *who, const char *from)
+{
+    char *text = slurp_file(from);
+    student(who, "lesson0/saxpy.cu", text);
+    free(text);
+}
+
+/* A class of three graded without a GPU: the reference solution CORRECT
+ * (not a pass), the untouched stub WRONG, a racy saxpy RACE, each as `make
+ * check` says it without a GPU, in the gradebook, the student's JSON and
+ * JUnit (CORRECT skipped, the other two failures), and the summary. */
+START_TEST(without_a_gpu_the_simulator_judges)
+{
+    host_reset();
+    host_set_device(NULL, 0);
+    grade_with = grade_without_gpu;
+    probe_gpu = "";
+    student_copy("ann", "solutions/lesson0/saxpy.cu");
+    student_copy("bob", "exercises/lesson0/saxpy.cu");
+    student_copy("cat", "tests/unit/fixtures/nogpu/race_two_writers/lesson0/saxpy.cu");
+    ck_assert_int_eq(klass(subs, "lesson0", "--out", out, "--seed", "42", NULL), 0);
+    HAS(said_out, "without a GPU (compiled, mechanism-checked and run on the PTX simulator)");
+    char *csv = out_text("gradebook.csv");
+    HAS(csv, "\r\nann,0,1,CORRECT,");
+    HAS(csv, "\r\nbob,0,1,WRONG,");
+    HAS(csv, "\r\ncat,0,1,RACE,");
+    free(csv);
+    char *js = out_text("students/ann/report.json");
+    HAS(js, "\"outcome\": \"CORRECT\"");
+    HAS(js, "\"simulated\": true");
+    free(js);
+    js = out_text("students/cat/report.json");
+    HAS(js, "\"outcome\": \"RACE\"");
+    HAS(js, "wrote shared memory at line 12 (st.shared.u32) that thread (0,0,0) wrote at line "
+            "12, a different value");
+    free(js);
+    char *ju = out_text("students/ann/junit.xml");
+    HAS(ju, "<skipped");
+    LACKS(ju, "<failure");
+    free(ju);
+    ju = out_text("students/bob/junit.xml");
+    HAS(ju, "<failure");
+    HAS(ju, "left 1 of 1 output values unwritten");
+    free(ju);
+    ju = out_text("students/cat/junit.xml");
+    HAS(ju, "<failure");
+    free(ju);
+    char *txt = out_text("students/cat/report.txt");
+    HAS(txt, "run on the grader's PTX simulator for correctness");
+    HAS(txt, "RACE");
+    free(txt);
+    char *sum = out_text("summary.md");
+    HAS(sum, "3 students, graded without a GPU");
+    HAS(sum, "run on the grader's PTX simulator");
+    free(sum);
+}
+END_TEST
+
 /* ---- workers ---- */
 
 /* Two workers: each line names its GPU, each row the device it was
@@ -1498,6 +1573,11 @@ Suite *class_run_suite(void)
     tcase_add_test(tc, the_folder_vanishes);
     tcase_add_test(tc, workers_name_their_gpus);
     tcase_add_test(tc, a_worker_dies);
+    suite_add_tcase(s, tc);
+    tc = tcase_create("without_gpu");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, without_a_gpu_the_simulator_judges);
     suite_add_tcase(s, tc);
     tc = tcase_create("progress");
     tcase_add_checked_fixture(tc, setup, teardown);

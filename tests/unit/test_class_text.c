@@ -247,7 +247,7 @@ static const char *reason(enum outcome o, const char *msg, size_t len)
 }
 
 /* The summary counts reasons: the message's first clause (up to ": ", ". "
- * or "; " outside parentheses, at most 110 bytes), numbers as N, names
+ * or "; " outside parentheses, at most 110 bytes as written), numbers as N, names
  * such as lesson3 or sm_90 kept, no trailing dots or spaces. */
 START_TEST(reason_is_the_first_clause_without_numbers)
 {
@@ -275,6 +275,17 @@ START_TEST(reason_is_the_first_clause_without_numbers)
     const char *r = reason(OUT_WRONG, longer, 160);
     ck_assert_uint_eq(strlen(r), strlen("WRONG: ") + 110);
     ck_assert(!strncmp(r, "WRONG: aaaa", 11));
+    /* The 110 are counted as written, numbers N: a message whose numbers
+     * differ in width (a time, the simulator's rate) gives one reason. */
+    char one[200], two[200];
+    snprintf(one, sizeof one, "%s", reason(OUT_CORRECT, "Correct on the PTX simulator (4 sizes, "
+             "3.73e+07 thread-instructions in 0.25 s, 1.52e+08 a second; the CPU reference took "
+             "0.01 s; 0.31 s in all): its results match", 160));
+    snprintf(two, sizeof two, "%s", reason(OUT_CORRECT, "Correct on the PTX simulator (4 sizes, "
+             "3.73e+07 thread-instructions in 10.25 s, 1.52e+08 a second; the CPU reference took "
+             "10.01 s; 20.31 s in all): its results match", 160));
+    ck_assert_str_eq(one, two);
+    ck_assert_uint_le(strlen(one), strlen("CORRECT: ") + 110);
     /* A small buffer: cut, never past it. */
     ck_assert_str_eq(reason(OUT_WRONG, "abcdefghij", 10), "WRONG: a");
     ck_assert_int_eq(reason(OUT_WRONG, "abcdefghij", 10)[9], 'X');

@@ -7,6 +7,7 @@
  * it does not run each have theirs.
  *
  *   CK_RUN_SUITE=sim build/tests/unit_tests */
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,8 @@ typedef struct sim_case {
     const char *says;        /* in the report's message, when not SIM_OK */
     const char *race;        /* in the report's race; NULL: no race may be reported */
     const char *unwritten;   /* in the report's unwritten read; NULL: none may be */
+    uint32_t race_lines[2];  /* the race's line and the other access's (race_line,
+                                race_copy_line); {0, 0}: not checked */
 } sim_case;
 
 static const char head[] =
@@ -62,6 +65,23 @@ static const sim_case cases[] = {
     {"a label defined before its first use", "mov.u32 %r4, 0;\n$L_top:\n"
      "add.u32 %r3, %r3, %r2;\nadd.u32 %r4, %r4, 1;\nsetp.lt.u32 %p1, %r4, 3;\n"
      "@%p1 bra $L_top;", 1, {5}, {15}},
+    /* the mutation run's survivors (seed 17, 2026-11-29): each a rule that
+     * no case held */
+    {"cvt.rzi.u32.f32 saturates at 2^32 - 1 and at 0", "mov.b32 %f2, %r2;\n"
+     "cvt.rzi.u32.f32 %r3, %f2;", 3, {0x42c80000, 0x4f9502f9, 0xc0400000},
+     {100, 0xffffffff, 0}},
+    {"setp with two predicates: the second is the negation", "setp.lt.s32 %p1|%p2, %r2, 5;\n"
+     "selp.b32 %r4, 1, 0, %p1;\nselp.b32 %r5, 2, 0, %p2;\nadd.s32 %r3, %r4, %r5;", 2, {3, 7},
+     {1, 2}},
+    {"bfe.u32 reaches the top bits", "bfe.u32 %r3, %r2, 24, 8;", 1, {0x12345678}, {0x12}},
+    {"prmt: a selector's bit 3 replicates the sign", "prmt.b32 %r3, %r2, 0, 0x8880;", 2,
+     {0x80, 0x7f}, {0xffffff80, 0x7f}},
+    {"a float immediate written 0F", "mov.f32 %f2, 0F3F800000;\nmov.b32 %r3, %f2;", 1, {0},
+     {0x3f800000}},
+    {"a double immediate written 0d", "mov.f64 %fd1, 0d3FF8000000000000;\n"
+     "cvt.rn.f32.f64 %f2, %fd1;\nmov.b32 %r3, %f2;", 1, {0}, {0x3fc00000}},
+    {"an immediate shared address", "st.shared.u32 [16], %r2;\nld.shared.u32 %r3, [16];", 1,
+     {9}, {9}},
     /* f32 rounding: fma is one rounding, a*b+c two */
     {"fma.rn.f32 rounds once", "mov.b32 %f2, %r2;\nfma.rn.f32 %f3, %f2, %f2, 0fBF800000;\n"
      "mov.b32 %r3, %f3;", 1, {0x3f800800}, {0x3a000400}},
@@ -104,11 +124,64 @@ static const sim_case cases[] = {
     {"shfl.sync.bfly", "shfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;", 32, {0},
      {1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 10, 13, 12, 15, 14, 17, 16, 19, 18, 21, 20, 23, 22, 25,
       24, 27, 26, 29, 28, 31, 30}},
+    {"shfl.sync.down in segments of 16 lanes", "shfl.sync.down.b32 %r3, %r1, 1, 0x101f, -1;",
+     32, {0}, {1, 2, 3, 4, [14] = 15, [15] = 15, [16] = 17, [30] = 31, [31] = 31}},
+    {"shfl.sync.idx in segments of one lane: each its own", "shfl.sync.idx.b32 %r3, %r1, 0, "
+     "0x1f1f, -1;", 32, {0}, {0, 1, 2, 3, [30] = 30, [31] = 31}},
+    {"shfl.sync.idx from the last lane", "shfl.sync.idx.b32 %r3, %r1, 31, 31, -1;", 32, {0},
+     {31, 31, 31, 31, [31] = 31}},
+    {"shfl.sync's predicate says whether the source lane was in range",
+     "shfl.sync.down.b32 %r4|%p0, %r1, 1, 31, -1;\nselp.b32 %r3, 1, 2, %p0;", 32, {0},
+     {1, 1, 1, 1, [30] = 1, [31] = 2}},
+    {"vote.sync.any, .all, .uni: one lane true", "setp.eq.u32 %p1, %r1, 0;\n"
+     "vote.sync.any.pred %p2, %p1, -1;\nvote.sync.all.pred %p3, %p1, -1;\n"
+     "vote.sync.uni.pred %p4, %p1, -1;\nselp.b32 %r4, 1, 0, %p2;\nselp.b32 %r5, 2, 0, %p3;\n"
+     "selp.b32 %r6, 4, 0, %p4;\nadd.s32 %r3, %r4, %r5;\nadd.s32 %r3, %r3, %r6;", 32, {0},
+     {1, 1, 1, 1, [31] = 1}},
+    {"vote.sync.any, .all, .uni: every lane true", "setp.lt.u32 %p1, %r1, 32;\n"
+     "vote.sync.any.pred %p2, %p1, -1;\nvote.sync.all.pred %p3, %p1, -1;\n"
+     "vote.sync.uni.pred %p4, %p1, -1;\nselp.b32 %r4, 1, 0, %p2;\nselp.b32 %r5, 2, 0, %p3;\n"
+     "selp.b32 %r6, 4, 0, %p4;\nadd.s32 %r3, %r4, %r5;\nadd.s32 %r3, %r3, %r6;", 32, {0},
+     {7, 7, 7, 7, [31] = 7}},
+    {"vote.sync.any, .all, .uni: no lane true", "setp.gt.u32 %p1, %r1, 32;\n"
+     "vote.sync.any.pred %p2, %p1, -1;\nvote.sync.all.pred %p3, %p1, -1;\n"
+     "vote.sync.uni.pred %p4, %p1, -1;\nselp.b32 %r4, 1, 0, %p2;\nselp.b32 %r5, 2, 0, %p3;\n"
+     "selp.b32 %r6, 4, 0, %p4;\nadd.s32 %r3, %r4, %r5;\nadd.s32 %r3, %r3, %r6;", 32, {0},
+     {4, 4, 4, 4, [31] = 4}},
     {"vote.sync.ballot", "and.b32 %r4, %r1, 1;\nsetp.ne.s32 %p1, %r4, 0;\n"
      "vote.sync.ballot.b32 %r3, %p1, -1;", 2, {0, 0}, {0x2, 0x2}},
     {"redux.sync.add", "redux.sync.add.s32 %r3, %r1, -1;", 3, {0}, {3, 3, 3}},
     {"activemask in a branch", "setp.lt.u32 %p1, %r1, 2;\n@%p1 activemask.b32 %r3;", 4, {0},
      {3, 3, 0, 0}},
+    /* a collective whose lanes sit in different branches: they meet there
+     * (sm_70+), each lane with its own instruction; lanes that exited are
+     * not waited for; lanes that never come make the block hang */
+    {"shfl.sync in two branches meets", "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "shfl.sync.bfly.b32 %r4, %r1, 16, 31, -1;\nadd.s32 %r3, %r4, 200;\nbra.uni DONE;\nLO:\n"
+     "shfl.sync.bfly.b32 %r4, %r1, 16, 31, -1;\nadd.s32 %r3, %r4, 100;\nDONE:", 32, {0},
+     {116, 117, 118, 119, 120, 121, 122, 123, 124, 125, 126, 127, 128, 129, 130, 131, 200, 201,
+      202, 203, 204, 205, 206, 207, 208, 209, 210, 211, 212, 213, 214, 215}},
+    {"vote.sync.ballot in two branches meets", "and.b32 %r4, %r1, 1;\n"
+     "setp.ne.s32 %p2, %r4, 0;\nsetp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "vote.sync.ballot.b32 %r3, %p2, -1;\nbra.uni DONE;\nLO:\n"
+     "vote.sync.ballot.b32 %r3, %p2, -1;\nDONE:", 32, {0},
+     {0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa, 0xaaaaaaaa, [16] = 0xaaaaaaaa, [31] = 0xaaaaaaaa}},
+    {"redux.sync in two branches meets", "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "redux.sync.add.s32 %r3, 1, -1;\nbra.uni DONE;\nLO:\nredux.sync.add.s32 %r3, 2, -1;\n"
+     "DONE:", 32, {0}, {48, 48, 48, 48, [16] = 48, [31] = 48}},
+    {"a collective whose other lanes exited goes on", "setp.ge.u32 %p1, %r1, 16;\n"
+     "@%p1 bra OUT;\nshfl.sync.bfly.b32 %r3, %r1, 1, 31, -1;\nbra.uni DONE;\nOUT:\nret;\n"
+     "DONE:", 32, {0}, {1, 0, 3, 2, [14] = 15, [15] = 14}},
+    {"a collective whose lanes wait at a barrier hangs", "setp.lt.u32 %p1, %r1, 16;\n"
+     "@%p1 bra LO;\n.loc 1 30 1\nbar.sync 0;\nbra.uni DONE;\nLO:\n.loc 1 20 1\n"
+     "shfl.sync.bfly.b32 %r3, %r1, 16, 31, -1;\nDONE:", 32, {0}, {0}, SIM_HANG,
+     "wait at shfl.sync.bfly.b32 (line 20) for lanes 0xffff0000 of its member mask 0xffffffff, "
+     "which never reach a shfl.sync.bfly.b32 with that mask (lane 16 waits at barrier 0 "
+     "(line 30))"},
+    {"collectives of two kinds in two branches hang", "setp.lt.u32 %p1, %r1, 16;\n"
+     "@%p1 bra LO;\n.loc 1 30 1\nvote.sync.ballot.b32 %r3, %p1, -1;\nbra.uni DONE;\nLO:\n"
+     ".loc 1 20 1\nshfl.sync.bfly.b32 %r3, %r1, 16, 31, -1;\nDONE:", 32, {0}, {0}, SIM_HANG,
+     "lane 16 waits at vote.sync.ballot.b32 (line 30) with member mask 0xffffffff"},
     /* bar.sync: each thread reads its neighbour's word through shared memory */
     {"bar.sync orders shared memory", "mov.u32 %r10, sh;\nshl.b32 %r11, %r1, 2;\n"
      "add.s32 %r12, %r10, %r11;\nst.shared.u32 [%r12], %r2;\nbar.sync 0;\n"
@@ -141,13 +214,24 @@ static const sim_case cases[] = {
      "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];", 64, {0},
      {[40] = 9}, SIM_OK, NULL,
      "thread (40,0,0) of block (0,0,0) read shared memory at line 8 (ld.shared.u32) that "
-     "thread (0,0,0) wrote at line 7"},
+     "thread (0,0,0) wrote at line 7", NULL, {8, 7}},
     {"a write after another warp's read with no barrier between is a race",
      "mov.u32 %r10, sh;\nsetp.eq.s32 %p2, %r1, 0;\n.loc 1 8 1\n@%p2 ld.shared.u32 %r3, [%r10];\n"
      "setp.eq.s32 %p1, %r1, 40;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0},
      {0x7f7f7f7f},
      SIM_OK, NULL, "wrote shared memory at line 9 (st.shared.u32) that thread (0,0,0) read at "
-     "line 8", "read shared memory at line 8 (ld.shared.u32) that no thread of its block wrote"},
+     "line 8", "read shared memory at line 8 (ld.shared.u32) that no thread of its block wrote", {9, 8}},
+    {"byte accesses of two warps race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
+     ".loc 1 7 1\n@%p1 st.shared.u8 [%r10], 1;\nsetp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n"
+     "@%p2 ld.shared.u8 %r3, [%r10];", 64, {0}, {[40] = 1}, SIM_OK, NULL,
+     "read shared memory at line 8 (ld.shared.u8) that thread (0,0,0) wrote at line 7", NULL,
+     {8, 7}},
+    {"a vector load racing on its second word", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10+4], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 2;\n.loc 1 8 1\n"
+     "@%p2 ld.shared.v2.u32 {%r4, %r3}, [%r10];", 64, {0}, {[40] = 1}, SIM_OK, NULL,
+     "read shared memory at line 8 (ld.shared.v2.u32) that thread (0,0,0) wrote at line 7",
+     NULL, {8, 7}},
     {"a barrier between the write and the read: no race", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 40;\n@%p1 st.shared.u32 [%r10], 9;\nbar.sync 0;\n"
      "ld.shared.u32 %r3, [%r10];", 64, {0}, {9, 9, 9, 9}},
@@ -162,6 +246,94 @@ static const sim_case cases[] = {
     {"atomics of many warps: no race", "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
      "@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\natom.shared.add.u32 %r4, [%r10], 1;\n"
      "bar.sync 0;\nld.shared.u32 %r3, [%r10];", 64, {0}, {64, 64, 64, 64}},
+    /* two writers of one word in one interval: a race when their values
+     * differ (threads of two warps, or lanes of one warp apart), none when
+     * they agree, none after a barrier or a reconvergence */
+    {"two warps storing different values to one word is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 st.shared.u32 [%r10], 2;", 64, {0}, {0},
+     SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
+     "(st.shared.u32) that thread (0,0,0) wrote at line 7, a different value", NULL, {8, 7}},
+    {"two warps storing different values to a word past the first four", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10+64], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10+64], 2;", 64, {0}, {0},
+     SIM_OK, NULL, "that thread (0,0,0) wrote at line 0, a different value"},
+    {"a read of another word while a copy is in flight: no race", "mov.u32 %r10, sh;\n"
+     "st.shared.u32 [%r10+48], 5;\ncp.async.ca.shared.global [%r10+64], [%rd5], 4;\n"
+     "cp.async.commit_group;\nld.shared.u32 %r3, [%r10+48];\ncp.async.wait_group 0;", 1, {0},
+     {5}},
+    {"two warps storing the same value: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 1;", 64, {0}, {0}},
+    {"two warps storing different bytes of one word: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u8 [%r10], 1;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u8 [%r10+1], 2;", 64, {0}, {0}},
+    {"a barrier between two writers: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 1;\nbar.sync 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 st.shared.u32 [%r10], 2;", 64, {0}, {0}},
+    {"lanes of one warp apart storing different values is a race", "mov.u32 %r10, sh;\n"
+     "setp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\nsetp.eq.s32 %p2, %r1, 16;\n.loc 1 8 1\n"
+     "@%p2 st.shared.u32 [%r10], 2;\nbra.uni DONE;\nLO:\nsetp.eq.s32 %p3, %r1, 0;\n"
+     ".loc 1 7 1\n@%p3 st.shared.u32 [%r10], 1;\nDONE:", 32, {0}, {0}, SIM_OK, NULL,
+     "thread (0,0,0) of block (0,0,0) wrote shared memory at line 7 (st.shared.u32) that "
+     "thread (16,0,0) wrote at line 8, a different value"},
+    {"lanes of one warp storing after they reconverge: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@!%p1 bra J;\nst.shared.u32 [%r10], 1;\nJ:\n"
+     "setp.eq.s32 %p2, %r1, 5;\n@%p2 st.shared.u32 [%r10], 2;", 32, {0}, {0}},
+    {"lanes of one store instruction: no race", "mov.u32 %r10, sh;\n"
+     "st.shared.u32 [%r10], %r1;", 32, {0}, {0}},
+    {"bar.warp.sync between lanes apart orders their stores", "mov.u32 %r10, sh;\n"
+     "mov.u32 %r11, -1;\nsetp.lt.u32 %p1, %r1, 16;\n@%p1 bra LO;\n"
+     "setp.eq.s32 %p2, %r1, 16;\n@%p2 st.shared.u32 [%r10], 2;\nbar.warp.sync %r11;\n"
+     "bra.uni DONE;\nLO:\nbar.warp.sync %r11;\nsetp.eq.s32 %p3, %r1, 0;\n"
+     "@%p3 st.shared.u32 [%r10], 1;\nDONE:", 32, {0}, {0}},
+    /* an atomic and a plain store of one word in one barrier interval */
+    {"an atomic after another warp's plain store is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n.loc 1 7 1\n@%p1 st.shared.u32 [%r10], 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;", 64,
+     {0}, {0}, SIM_OK, NULL, "thread (40,0,0) of block (0,0,0) wrote shared memory at line 8 "
+     "(atom.shared.add.u32) atomically, and thread (0,0,0) wrote it with a plain store at "
+     "line 7", NULL, {8, 7}},
+    {"a plain store after another warp's atomic is a race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n.loc 1 8 1\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\n"
+     "membar.cta;\n.loc 1 9 1\n@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}, SIM_OK, NULL,
+     "thread (0,0,0) of block (0,0,0) wrote shared memory at line 9 (st.shared.u32) that "
+     "thread (40,0,0) updated atomically at line 8", NULL, {9, 8}},
+    {"a vector store racing on two words names the first", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\nsetp.eq.s32 %p2, %r1, 40;\n"
+     "@%p1 st.shared.v2.u32 [%r10], {%r1, %r1};\nbar.sync 0;\n.loc 1 7 1\n"
+     "@%p2 atom.shared.add.u32 %r4, [%r10], 1;\n.loc 1 6 1\n"
+     "@%p2 atom.shared.add.u32 %r5, [%r10+4], 1;\n.loc 1 8 1\n"
+     "@%p1 st.shared.v2.u32 [%r10], {%r1, %r1};", 64, {0}, {0}, SIM_OK, NULL,
+     "thread (40,0,0) updated atomically at line 7", NULL, {8, 7}},
+    {"a 64-bit atomic covers both its words", "mov.u32 %r10, sh;\nmov.u64 %rd7, 0;\n"
+     "setp.eq.s32 %p1, %r1, 0;\nsetp.eq.s32 %p2, %r1, 40;\n"
+     "@%p1 st.shared.u64 [%r10+8], %rd7;\nbar.sync 0;\n.loc 1 8 1\n"
+     "@%p2 atom.shared.add.u64 %rd8, [%r10+8], %rd7;\n.loc 1 9 1\n"
+     "@%p1 st.shared.u32 [%r10+12], 5;", 64, {0}, {0}, SIM_OK, NULL,
+     "thread (40,0,0) updated atomically at line 8", NULL, {9, 8}},
+    {"an atomic and a plain store with a barrier between: no race", "mov.u32 %r10, sh;\n"
+     "setp.eq.s32 %p1, %r1, 0;\n@%p1 st.shared.u32 [%r10], 0;\nbar.sync 0;\n"
+     "setp.eq.s32 %p2, %r1, 40;\n@%p2 atom.shared.add.u32 %r4, [%r10], 1;\nbar.sync 0;\n"
+     "@%p1 st.shared.u32 [%r10], 9;", 64, {0}, {0}},
+    {"an atomic and a plain store with an mbarrier phase between: no race",
+     "mov.u32 %r10, sh;\nsetp.eq.s32 %p1, %r1, 0;\n"
+     "@%p1 mbarrier.init.shared::cta.b64 [%r10], 64;\nbar.sync 0;\n"
+     "@%p1 st.shared.u32 [%r10+64], 0;\nmbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
+     "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nsetp.eq.s32 %p3, %r1, 40;\n"
+     "@%p3 atom.shared.add.u32 %r4, [%r10+64], 1;", 64, {0}, {0}},
+    /* an atomic on a word no thread wrote reads an earlier kernel's value */
+    {"an atomic on a shared word no thread wrote", ".loc 1 12 1\n"
+     "atom.shared.add.u32 %r4, [sh+8], 1;\n.loc 1 13 1\nld.shared.u32 %r3, [sh+8];", 1, {0},
+     {0x7f7f7f80}, SIM_OK, NULL, NULL, "read shared memory at line 12 (atom.shared.add.u32) "
+     "that no thread of its block wrote"},
+    {"red on a shared word no thread wrote", ".loc 1 12 1\nred.shared.add.u32 [sh+8], 1;",
+     1, {0}, {0}, SIM_OK, NULL, NULL, "read shared memory at line 12 (red.shared.add.u32)"},
+    {"an exchange on a never-written word, then a read: none", "atom.shared.exch.b32 %r4, "
+     "[sh+8], %r2;\nld.shared.u32 %r3, [sh+8];", 1, {6}, {6}},
+    {"an atomic on a word after its store: none", "st.shared.u32 [sh+8], 0;\n"
+     "atom.shared.add.u32 %r4, [sh+8], %r2;\nld.shared.u32 %r3, [sh+8];", 1, {6}, {6}},
     /* a read of shared or local bytes this launch did not write: on a GPU
      * they hold an earlier kernel's values (sim_report.unwritten) */
     {"a read of a shared word no thread wrote", ".loc 1 12 1\nld.shared.f32 %f3, [sh+8];\n"
@@ -181,6 +353,15 @@ static const sim_case cases[] = {
     {"a vector store then a narrower load: none", "st.shared.v2.u32 [sh+16], {%r2, %r2};\n"
      "ld.shared.u32 %r3, [sh+20];\nld.shared.u8 %r4, [sh+17];\nadd.s32 %r3, %r3, %r4;", 1,
      {0x105}, {0x106}},
+    /* atom.inc counts up to its bound, then wraps to 0 */
+    {"atom.inc wraps at its bound", "st.shared.u32 [sh], %r2;\n"
+     "atom.shared.inc.u32 %r4, [sh], 5;\nld.shared.u32 %r3, [sh];", 1, {5}, {0}},
+    {"atom.inc below its bound adds 1", "st.shared.u32 [sh], %r2;\n"
+     "atom.shared.inc.u32 %r4, [sh], 5;\nld.shared.u32 %r3, [sh];", 1, {3}, {4}},
+    /* a named barrier with a count: warp 0 passes barrier 1 alone */
+    {"bar.sync with a count completes on that many", "setp.lt.u32 %p1, %r1, 32;\n"
+     "@!%p1 bra W1;\nbar.sync 1, 32;\nmov.u32 %r3, 1;\nW1:\nbar.sync 2, 64;\n"
+     "add.s32 %r3, %r3, 10;", 64, {0}, {11, 11, 11, 11, [32] = 10, [63] = 10}},
     /* mbarrier: a phase completes on its arrivals; one that lacks one hangs */
     {"mbarrier phase completes on every arrival", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 4;\nbar.sync 0;\n"
@@ -205,7 +386,8 @@ static const sim_case cases[] = {
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
      "mbarrier.try_wait.shared::cta.b64 %p2, [%r10], %rd6;\nld.shared.u32 %r5, [%r11];\n"
      "mul.lo.s32 %r4, %r4, 1000;\nadd.s32 %r3, %r4, %r5;", 1, {77}, {5077}, SIM_OK, NULL,
-     "read shared memory at line 32 (ld.shared.u32) that an asynchronous copy issued at line 30"},
+     "read shared memory at line 32 (ld.shared.u32) that an asynchronous copy issued at line 30",
+     NULL, {32, 30}},
     {"mbarrier phase that lacks an arrival hangs", "mov.u32 %r10, sh;\n"
      "setp.eq.s32 %p1, %r1, 0;\n@%p1 mbarrier.init.shared::cta.b64 [%r10], 5;\nbar.sync 0;\n"
      "mbarrier.arrive.shared::cta.b64 %rd6, [%r10];\n"
@@ -216,6 +398,13 @@ static const sim_case cases[] = {
     /* faults, and what it does not run */
     {"a store outside every buffer is a fault with its line", ".loc 1 42 3\n"
      "st.global.u32 [%rd4+4096], %r2;", 1, {0}, {0}, SIM_FAULT, "at line 42"},
+    {"a shared access past the block's shared memory is a fault", "mov.u32 %r10, 1073741824;\n"
+     ".loc 1 9 1\nld.shared.u32 %r3, [%r10];", 1, {0}, {0}, SIM_FAULT,
+     "past the end of the block's shared memory"},
+    {"a local access past the thread's local memory is a fault", ".local .align 4 .b8 "
+     "__local_depot0[16];\nmov.u64 %rd6, __local_depot0;\n.loc 1 9 1\n"
+     "ld.local.u32 %r3, [%rd6+1073741824];", 1, {0}, {0}, SIM_FAULT,
+     "past the end of the thread's local memory"},
     {"an instruction it does not run stops with its name", ".loc 1 9 1\n"
      "cvt.rn.f16.f32 %r3, %f1;", 1, {0}, {0}, SIM_UNSUPPORTED, "cvt.rn.f16.f32"},
     {"assert's failure path is a trap", ".loc 1 5 1\ntrap;", 1, {0}, {0}, SIM_TRAP,
@@ -265,6 +454,10 @@ START_TEST(one_case)
                       c->race, rep.race);
     else
         ck_assert_msg(!rep.race[0], "%s: a race reported: %s", c->name, rep.race);
+    if (c->race_lines[0])
+        ck_assert_msg(rep.race_line == c->race_lines[0] && rep.race_copy_line == c->race_lines[1],
+                      "%s: race lines %u and %u, want %u and %u", c->name, rep.race_line,
+                      rep.race_copy_line, c->race_lines[0], c->race_lines[1]);
     if (c->unwritten)
         ck_assert_msg(strstr(rep.unwritten, c->unwritten), "%s: '%s' not in: %s", c->name,
                       c->unwritten, rep.unwritten);
@@ -365,6 +558,132 @@ START_TEST(libcuxx_memcpy_async)
 }
 END_TEST
 
+/* Launches a GPU refuses: an empty block or grid in any dimension, more
+ * than 1024 threads, more than the kernel's .maxntid. */
+START_TEST(bad_launches)
+{
+    static const struct { unsigned grid[3], block[3]; const char *says; } bad[] = {
+        {{1, 1, 1}, {0, 1, 1}, "a GPU refuses"},
+        {{1, 1, 1}, {1025, 1, 1}, "a GPU refuses"},
+        {{1, 1, 1}, {64, 1, 1}, "more than the 32 its .maxntid"},
+        {{0, 1, 1}, {32, 1, 1}, "empty grid"},
+        {{1, 0, 1}, {32, 1, 1}, "empty grid"},
+        {{1, 1, 0}, {32, 1, 1}, "empty grid"},
+    };
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry t() .maxntid 32, 1, 1\n{\nret;\n}\n";
+    char err[256];
+    sim_module *m = sim_load(text, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        sim_launch L = {.grid = {bad[i].grid[0], bad[i].grid[1], bad[i].grid[2]},
+                        .block = {bad[i].block[0], bad[i].block[1], bad[i].block[2]}};
+        sim_report rep;
+        ck_assert_msg(sim_run(m, 0, &L, &rep) == SIM_BAD_LAUNCH, "launch %zu: %s", i,
+                      rep.message);
+        ck_assert_msg(strstr(rep.message, bad[i].says), "launch %zu: %s", i, rep.message);
+    }
+    sim_launch ok = {.grid = {1, 1, 1}, .block = {32, 1, 1}};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &ok, &rep), SIM_OK);
+    sim_free(m);
+}
+END_TEST
+
+/* A shared variable's address as the kernel's first start register (the
+ * second variable, at offset 16): stores through it land there. */
+START_TEST(shared_symbol_first)
+{
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".visible .entry t(.param .u64 t_param_0)\n{\n"
+                       ".reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n"
+                       ".shared .align 4 .b8 a[16];\n.shared .align 4 .b8 b[16];\n"
+                       "mov.u32 %r1, b;\nst.shared.u32 [%r1], 42;\n"
+                       "ld.shared.u32 %r2, [a+16];\n"
+                       "ld.param.u64 %rd1, [t_param_0];\nst.global.u32 [%rd1], %r2;\nret;\n}\n";
+    char err[256];
+    sim_module *m = sim_load(text, err, sizeof err);
+    ck_assert_msg(m, "%s", err);
+    uint32_t *out = calloc(1, 4);
+    sim_mem_add(out, 4);
+    void *args[1] = {&out};
+    sim_launch L = {.grid = {1, 1, 1}, .block = {1, 1, 1}, .argp = args};
+    sim_report rep;
+    ck_assert_int_eq(sim_run(m, 0, &L, &rep), SIM_OK);
+    ck_assert_uint_eq(*out, 42);
+    ck_assert_msg(!rep.unwritten[0], "%s", rep.unwritten);
+    sim_mem_remove(out);
+    free(out);
+    sim_free(m);
+}
+END_TEST
+
+/* Loading and freeing a module with variables gives back what it took. */
+START_TEST(free_gives_back_every_variable)
+{
+    const char *text = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                       ".const .align 4 .b8 k0[4096];\n.const .align 4 .b8 k1[4096];\n"
+                       ".visible .entry t()\n{\nret;\n}\n";
+    char err[256];
+    sim_free(sim_load(text, err, sizeof err));   /* the allocator's first growth */
+    size_t before = mallinfo2().uordblks;
+    for (int i = 0; i < 200; i++) {
+        sim_module *m = sim_load(text, err, sizeof err);
+        ck_assert_msg(m, "%s", err);
+        sim_free(m);
+    }
+    size_t after = mallinfo2().uordblks;
+    ck_assert_msg(after < before + 100000, "%zu bytes more after 200 modules", after - before);
+}
+END_TEST
+
+/* Races named in blocks of every shape: each thread by its (x,y,z) in
+ * the block, the block by its (x,y,z) in the grid. The kernel's body runs
+ * with %r1 the linear thread index and %r2 the block's y. */
+static const struct race_case {
+    const char *name;
+    unsigned grid[3], block[3];
+    const char *body;
+    const char *race;        /* NULL: none may be reported */
+} race_cases[] = {
+    {"a 3-D block names threads by x, y and z", {1, 1, 1}, {8, 2, 4},
+     "setp.eq.u32 %p1, %r1, 0;\n@%p1 st.shared.u32 [sh], 1;\nsetp.eq.u32 %p2, %r1, 40;\n"
+     "@%p2 ld.shared.u32 %r3, [sh];",
+     "thread (0,1,2) of block (0,0,0) read shared memory at line 0 (ld.shared.u32) that thread "
+     "(0,0,0) wrote"},
+    {"a race in block (0,1,0) of a 2-D grid", {1, 2, 1}, {64, 1, 1},
+     "setp.eq.u32 %p3, %r2, 1;\n@!%p3 bra DONE;\nsetp.eq.u32 %p1, %r1, 0;\n"
+     "@%p1 st.shared.u32 [sh], 1;\nsetp.eq.u32 %p2, %r1, 40;\n@%p2 ld.shared.u32 %r3, [sh];\n"
+     "DONE:", "thread (40,0,0) of block (0,1,0) read"},
+    {"lanes of warp 31 of 32 storing in one instruction: no race", {1, 1, 1}, {1024, 1, 1},
+     "setp.ge.u32 %p1, %r1, 992;\n@%p1 st.shared.u32 [sh], %r1;", NULL},
+};
+
+START_TEST(race_naming)
+{
+    const struct race_case *rc = &race_cases[_i];
+    snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_90\n.address_size 64\n"
+             ".visible .entry t()\n{\n.reg .pred %%p<8>;\n.reg .b32 %%r<16>;\n"
+             ".shared .align 4 .b8 sh[64];\nmov.u32 %%r4, %%tid.x;\nmov.u32 %%r5, %%tid.y;\n"
+             "mov.u32 %%r6, %%tid.z;\nmov.u32 %%r7, %%ntid.x;\nmov.u32 %%r8, %%ntid.y;\n"
+             "mad.lo.s32 %%r9, %%r6, %%r8, %%r5;\nmad.lo.s32 %%r1, %%r9, %%r7, %%r4;\n"
+             "mov.u32 %%r2, %%ctaid.y;\n%s\nret;\n}\n", rc->body);
+    char err[256];
+    sim_module *m = sim_load(ptx, err, sizeof err);
+    ck_assert_msg(m, "%s: %s", rc->name, err);
+    sim_launch L = {.grid = {rc->grid[0], rc->grid[1], rc->grid[2]},
+                    .block = {rc->block[0], rc->block[1], rc->block[2]}, .timeout_s = 5};
+    sim_report rep;
+    ck_assert_msg(sim_run(m, 0, &L, &rep) == SIM_OK, "%s: %s", rc->name, rep.message);
+    if (rc->race)
+        ck_assert_msg(strstr(rep.race, rc->race), "%s: '%s' not in the race: %s", rc->name,
+                      rc->race, rep.race);
+    else
+        ck_assert_msg(!rep.race[0], "%s: a race reported: %s", rc->name, rep.race);
+    sim_free(m);
+}
+END_TEST
+
 Suite *sim_suite(void)
 {
     Suite *s = suite_create("sim");
@@ -373,6 +692,10 @@ Suite *sim_suite(void)
     tcase_add_test(tc, grid_of_blocks);
     tcase_add_test(tc, sample_of_blocks);
     tcase_add_test(tc, libcuxx_memcpy_async);
+    tcase_add_test(tc, bad_launches);
+    tcase_add_loop_test(tc, race_naming, 0, (int)(sizeof race_cases / sizeof *race_cases));
+    tcase_add_test(tc, shared_symbol_first);
+    tcase_add_test(tc, free_gives_back_every_variable);
     suite_add_tcase(s, tc);
     suite_add_tcase(s, sim_counts_tcase());
     suite_add_tcase(s, sim_watch_tcase());

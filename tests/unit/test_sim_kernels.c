@@ -117,6 +117,17 @@ static const kernel_case cases[] = {
     {0, "saxpy", FIX "unwritten_shared", OUT_WRONG,
      "read shared memory at line 13 (ld.shared.f32) that no thread of its block wrote in this "
      "launch: on a GPU those bytes hold whatever an earlier kernel left there"},
+    /* two writers of one word with different values, an atomic against a
+     * plain store, an atomic on a never-written word (issue 27) */
+    {0, "saxpy", FIX "race_two_writers", OUT_RACE,
+     "thread (32,0,0) of block (0,0,0) wrote shared memory at line 12 (st.shared.u32) that "
+     "thread (0,0,0) wrote at line 12, a different value", NULL, "Its results were right here"},
+    {0, "saxpy", FIX "race_atomic_store", OUT_RACE,
+     "wrote shared memory at line 14 (atom.shared.add.u32) atomically, and thread (0,0,0) "
+     "wrote it with a plain store at line 13"},
+    {0, "saxpy", FIX "unset_atomic", OUT_WRONG,
+     "read shared memory at line 13 (atom.shared.add.u32) that no thread of its block wrote "
+     "in this launch"},
     /* a missing wait, and lesson 12's refill of the stage being read (issue 27) */
     {9, "rolling_async", FIX "race_missing_wait", OUT_RACE,
      "read shared memory at line 65 (ld.shared.f64) that an asynchronous copy issued at line 55"},
@@ -225,6 +236,13 @@ static const kernel_case cases[] = {
     {12, "bulk_ring", GPU "accepted/lesson12-libcuxx", OUT_CORRECT, OK},
     {15, "softmax", GPU "accepted/lesson15-shared-tile", OUT_CORRECT, OK},
     /* device printf, shown as a GPU run shows it; a failed assert named */
+    /* a shuffle whose other lanes wait at a barrier: HANG naming both (issue 27) */
+    {0, "saxpy", FIX "collective_never_met", OUT_HANG,
+     "lanes of its warp wait at shfl.sync.bfly.b32 (line 13) for lanes 0xffff0000 of its member "
+     "mask 0xffffffff, which never reach a shfl.sync.bfly.b32 with that mask (lane 16 waits at "
+     "barrier 0 (line 15))"},
+    /* a shuffle in each of two branches: the halves of the warp meet (issue 27) */
+    {0, "saxpy", GPU "accepted/lesson0-split-shuffle", OUT_CORRECT, OK},
     {0, "saxpy", GPU "accepted/lesson0-printf", OUT_CORRECT, OK,
      " grid=1056 block=256\n"},
     {0, "saxpy", GPU "faulty/assert_fails", OUT_CRASH,
