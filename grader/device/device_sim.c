@@ -99,9 +99,19 @@ static double sim_copy_gbps(const device_facts *dev) { (void)dev; return 0; }
 static double sim_latency_ns(const device_facts *dev) { (void)dev; return 0; }
 static void sim_flush_l2(const device_facts *dev) { (void)dev; }
 
+/* cudaMalloc's alignment: "any address ... returned by one of the memory
+ * allocation routines from the driver or runtime API is always aligned to at
+ * least 256 bytes" (CUDA C++ Programming Guide, Device Memory Accesses).
+ * malloc's 16 put a buffer mid-sector, so the simulator counted a sector
+ * more per warp request than Nsight Compute (H200, 2026-11-29: lesson 0's
+ * baseline 17 sectors a request against 16). */
+#define SIM_ALLOC_ALIGN 256
+
 static void *sim_alloc(size_t bytes)
 {
-    void *p = malloc(bytes ? bytes : 1);
+    void *p = NULL;
+    if (posix_memalign(&p, SIM_ALLOC_ALIGN, bytes ? bytes : 1) != 0)
+        p = NULL;
     if (!p || sim_mem_add(p, bytes) != 0)
         child_fail(OUT_INTERNAL, NULL, "The simulator could not allocate %zu bytes.", bytes);
     return p;
