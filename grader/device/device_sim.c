@@ -116,18 +116,22 @@ static void sim_flush_l2(const device_facts *dev) { (void)dev; }
 /* Whole 2 MiB pages start on a 2 MiB boundary, as the GPU's allocations
  * do (buffers.h's ALLOC_GRAIN): a kernel run on the simulator with the
  * timed launch's arguments sees its pointers at the same offsets within a
- * page as on the GPU (grade/sim_sample.h). */
-#define SIM_ALLOC_ALIGN ((size_t)2 << 20)
+ * page as on the GPU (grade/sim_sample.h). Smaller ones get cudaMalloc's
+ * alignment: "any address ... returned by one of the memory allocation
+ * routines from the driver or runtime API is always aligned to at least
+ * 256 bytes" (CUDA C++ Programming Guide, Device Memory Accesses); malloc's
+ * 16 put a buffer mid-sector, so the simulator counted a sector more per
+ * warp request than Nsight Compute (H200, 2026-11-29: lesson 0's baseline
+ * 17 sectors a request against 16). */
+#define SIM_PAGE_ALIGN ((size_t)2 << 20)
+#define SIM_ALLOC_ALIGN 256
 
 static void *sim_alloc(size_t bytes)
 {
     void *p = NULL;
-    if (bytes >= SIM_ALLOC_ALIGN) {
-        if (posix_memalign(&p, SIM_ALLOC_ALIGN, bytes) != 0)
-            p = NULL;
-    } else {
-        p = malloc(bytes ? bytes : 1);
-    }
+    size_t align = bytes >= SIM_PAGE_ALIGN ? SIM_PAGE_ALIGN : SIM_ALLOC_ALIGN;
+    if (posix_memalign(&p, align, bytes ? bytes : 1) != 0)
+        p = NULL;
     if (!p || sim_mem_add(p, bytes) != 0)
         child_fail(OUT_INTERNAL, NULL, "The simulator could not allocate %zu bytes.", bytes);
     return p;

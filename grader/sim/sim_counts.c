@@ -18,7 +18,12 @@
  * bank holds in it; ideal is one per phase with an active lane. The
  * uniform-address fast paths the forum describes for LDS.64/128 (pairs of
  * lanes with one address) are not modelled: such a request counts its full
- * phases here, fewer on the GPU. */
+ * phases here, fewer on the GPU. Except one, measured: a 16-byte load whose
+ * lanes pair up on one address (lane l and l^1, or l and l^2, as a whole
+ * warp reading one address does) is served in two half-warp phases, 2
+ * wavefronts and not 4 (NVIDIA developer forum, "Unexpected shared memory
+ * bank conflict"; Nsight Compute on an H200, 2026-11-29: lesson 3's
+ * broadcast LDS.128, grader/calibration/h200-2026-11-29/ncu-counts/). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,12 +95,33 @@ static int one_per_bank(const uint64_t *w, int n)
     return 1;
 }
 
+/* Do the active lanes pair up on one address, lane l with l ^ step
+ * wherever both are active? */
+static int paired(const int *lane, const uint64_t *addr, int n, int step)
+{
+    uint64_t at[32];
+    uint32_t on = 0;
+    for (int i = 0; i < n; i++) {
+        at[lane[i]] = addr[i];
+        on |= 1u << lane[i];
+    }
+    for (int i = 0; i < n; i++) {
+        int p = lane[i] ^ step;
+        if ((on >> p & 1) && at[p] != addr[i])
+            return 0;
+    }
+    return 1;
+}
+
 /* One shared request: lane[i]'s range [addr[i], addr[i] + bytes) (shared
- * offsets), in phases of 128 bytes' worth of lanes. */
+ * offsets), in phases of 128 bytes' worth of lanes; a 16-byte load of
+ * paired lanes in half-warp phases (the header says why). */
 static void count_shared(sim_count_acc *a, const int *lane, const uint64_t *addr, int n,
-                         uint32_t bytes)
+                         uint32_t bytes, int load)
 {
     int per_phase = bytes <= 4 ? 32 : bytes <= 8 ? 16 : 8;
+    if (bytes == 16 && load && (paired(lane, addr, n, 1) || paired(lane, addr, n, 2)))
+        per_phase = 16;
     a->requests++;
     for (int ph = 0; ph < 32 / per_phase; ph++) {
         uint64_t word[32 * 4];
@@ -174,7 +200,7 @@ void sim_count_access(sim_cta *c, sim_warp *w, uint32_t m, const sim_insn *in)
     if (ng)
         count_global(&a[0], ga, gb, ng);
     if (ns)
-        count_shared(&a[1], sl, sa, ns, sbytes);
+        count_shared(&a[1], sl, sa, ns, sbytes, in->op == SO_LD);
 }
 
 /* Does row r hold instruction i's counts in `space`? By its index, or

@@ -142,6 +142,10 @@ $GRADER profile-one lesson3 --only bank_conflicts --no-gpu --profile-sim-size --
 has "profile-one on the simulator" $o "sim-counts student 300 "
 has "profile-one on the simulator" $o "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum=6758400"
 has "profile-one on the simulator" $o "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum=0 "
+# cp.async's global reads are global loads, as Nsight Compute counts an
+# LDGSTS (H200, 2026-11-29: lesson 9's solution, 59136 requests, 473088 sectors)
+$GRADER profile-one lesson9 --only rolling_async --no-gpu --profile-sim-size --seed 3 >$o 2>&1
+has "profile-one: cp.async in the global loads" $o "sim-counts solution 2000000 l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum=59136 l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum=473088 "
 COLUMNS=72 NO_COLOR=1 $GRADER check lesson1 --no-gpu --json "$T/r.json" >$o 2>&1
 widest "report width, COLUMNS=72" $o 72
 

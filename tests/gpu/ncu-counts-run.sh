@@ -12,7 +12,8 @@
 # (--profile-sim-size: the simulator runs that whole grid in well under a
 # second), with the same seed and default knobs:
 #   - under ncu, reading the totals Nsight Compute counts (global load and
-#     store sectors and requests, cp.async's global sectors, shared-memory
+#     store sectors and requests, cp.async's global reads among the loads as
+#     ncu 2025.3.1 counts an LDGSTS, shared-memory
 #     wavefronts and bank conflicts of loads and stores, shared load
 #     instructions; the metrics this ncu does not know are left out);
 #   - on the simulator (--no-gpu), every exercise at once on every core,
@@ -32,6 +33,8 @@
 # SM count (132: H100, H200), since lessons 5-12 launch a grid per SM.
 # Without a GPU: NCU=tests/gpu/fake-ncu.sh LIMIT=4 tries the script (the
 # simulator standing in for ncu too).
+# What the first run on an H200 found, and why each difference is there:
+# grader/calibration/h200-2026-11-29/ncu-counts/README.md.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 OUT=${OUT:-build/ncu-counts-out}

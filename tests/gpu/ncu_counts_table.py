@@ -30,7 +30,9 @@ COLUMNS = [
     ("ld req", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
     ("st sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
     ("st req", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
-    ("cpa sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"),
+    # no "cpa sect" column (l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts):
+    # ncu 2025.3.1 does not know that metric and counts LDGSTS's global reads
+    # in the "ld" columns, as the simulator's totals do (grade/profile.c)
     ("sh ld wf", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
     ("sh ld cf", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
     ("sh st wf", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),

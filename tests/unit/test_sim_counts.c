@@ -88,6 +88,22 @@ static const count_case cases[] = {
      S(16) "st.shared.v4.f32 [%r12], {%f1, %f2, %f3, %f4};", 32, SIM_COUNT_SHARED, 1, 4, 4},
     {"16 bytes with a stride of 32: 2-way in each quarter-warp",
      S(32) "st.shared.v4.f32 [%r12], {%f1, %f2, %f3, %f4};", 32, SIM_COUNT_SHARED, 1, 8, 4},
+    /* the uniform fast path of 16-byte loads: lanes paired on one address
+     * take half-warp phases (lesson 3's broadcast LDS.128: 2 wavefronts on
+     * the H200, 2026-11-29); stores keep their four */
+    {"16-byte load, one address for every lane: two phases",
+     "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r10];", 32, SIM_COUNT_SHARED, 1, 2, 2},
+    {"16-byte load, lanes l and l^1 on one address: two phases",
+     "shr.u32 %r13, %r1, 1;\nmul.lo.s32 %r11, %r13, 16;\nadd.s32 %r12, %r10, %r11;\n"
+     "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r12];", 32, SIM_COUNT_SHARED, 1, 2, 2},
+    {"16-byte load, lanes l and l^2 on one address: two phases",
+     "shr.u32 %r13, %r1, 2;\nshl.b32 %r13, %r13, 1;\nand.b32 %r14, %r1, 1;\n"
+     "add.s32 %r13, %r13, %r14;\nmul.lo.s32 %r11, %r13, 16;\nadd.s32 %r12, %r10, %r11;\n"
+     "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r12];", 32, SIM_COUNT_SHARED, 1, 2, 2},
+    {"16-byte store, one address for every lane: four phases",
+     "st.shared.v4.f32 [%r10], {%f1, %f2, %f3, %f4};", 32, SIM_COUNT_SHARED, 1, 4, 4},
+    {"16-byte load, no pairs: four phases",
+     S(16) "ld.shared.v4.f32 {%f1, %f2, %f3, %f4}, [%r12];", 32, SIM_COUNT_SHARED, 1, 4, 4},
     {"atom.shared.add, consecutive words", S(4) "atom.shared.add.u32 %r3, [%r12], 1;", 32,
      SIM_COUNT_SHARED, 1, 1, 1},
     {"a generic store that lands in shared memory", S(128) "cvt.u64.u32 %rd5, %r12;\n"

@@ -4,6 +4,7 @@
  * their correctness deserves, with the words that say why.
  *
  *   CK_RUN_SUITE=sim_kernels build/tests/unit_tests */
+#include <stdint.h>
 #include <string.h>
 #include "device_sim.h"
 #include "knobs.h"
@@ -358,6 +359,11 @@ static const count_case count_cases[] = {
     {10, "index_major", "exercises", MS_SHARED, "ld", 8},
     {10, "padded", "solutions", MS_SHARED, "ld", 1},
     {10, "index_major", "solutions", MS_SHARED, "ld", 1},
+    /* lesson 0's baseline: a chunk of 4 floats a thread, so a warp's request
+     * spans 512 bytes: 16 sectors (Nsight Compute on the H200, 2026-11-29),
+     * 17 when the buffer starts mid-sector (malloc's 16-byte alignment) */
+    {0, "saxpy", "grader/baselines", MS_GLOBAL, "ld", 16},
+    {0, "saxpy", "grader/baselines", MS_GLOBAL, "st", 16},
 };
 
 START_TEST(kernel_counts)
@@ -387,6 +393,25 @@ START_TEST(kernel_counts)
 }
 END_TEST
 
+/* The simulator's device memory starts where cudaMalloc's would: on 256
+ * bytes at least (CUDA C++ Programming Guide, Device Memory Accesses), so a
+ * warp's sectors and banks are the GPU's. Sizes as the grader asks (whole
+ * 2 MiB pages) and odd ones, several held at once. */
+START_TEST(sim_alloc_aligned)
+{
+    static const size_t sizes[] = {1, 100, 4096, 2u << 20, 6u << 20, (2u << 20) + 16};
+    enum { N = sizeof sizes / sizeof *sizes };
+    void *p[N];
+    for (int i = 0; i < N; i++) {
+        p[i] = device_sim.alloc(sizes[i]);
+        ck_assert_msg((uintptr_t)p[i] % 256 == 0, "alloc(%zu) at %p: not on 256 bytes",
+                      sizes[i], p[i]);
+    }
+    for (int i = 0; i < N; i++)
+        device_sim.release(p[i]);
+}
+END_TEST
+
 Suite *sim_kernels_suite(void)
 {
     Suite *s = suite_create("sim_kernels");
@@ -395,6 +420,7 @@ Suite *sim_kernels_suite(void)
     tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, fixture_sim_notes);
     tcase_add_loop_test(tc, kernel_counts, 0, (int)(sizeof count_cases / sizeof *count_cases));
+    tcase_add_test(tc, sim_alloc_aligned);
     suite_add_tcase(s, tc);
     return s;
 }
