@@ -10,7 +10,9 @@
 #include "kernel_output.h"
 #include "nogpu.h"
 #include "sim_correctness.h"
+#include "device_sim.h"
 #include "sim_sample.h"
+#include "watch_checks.h"
 
 static uint64_t splitmix(uint64_t *s)
 {
@@ -157,6 +159,7 @@ static void sample_body(void *arg, result *sr)
     /* The first and last blocks, which also measure what a block costs. */
     set_stage("running the timed launch's first and last blocks on the PTX simulator");
     unsigned n = sample_blocks(sr->seed, total, 2, b);
+    device_sim_watch_next(knockout_needed(s.ex));   /* watched when a check needs it */
     unsigned long long w0 = s.D->work ? s.D->work() : 0;
     launch_sample(&s, b, n, total, I, mine);
     double used = s.D->work ? (double)(s.D->work() - w0) : 0;
@@ -169,6 +172,7 @@ static void sample_body(void *arg, result *sr)
         launch_sample(&s, b, n, total, I, mine);
     }
     s.D->sample(NULL, 0);
+    device_sim_watch_next(0);
     if (s.D->race && s.D->race()[0]) {
         snprintf(sr->race, sizeof sr->race, "%s", s.D->race());
         child_fail(OUT_RACE, NULL, "Your kernel has a race: %s. On a GPU which of the two "
@@ -203,9 +207,11 @@ void sample_timed_launch(grade_ctx *g, const compiled *c, timing_sets *T)
     case OUT_PASS:
         g->r->watch = sr.watch;
         g->r->counts = sr.counts;
-        /* MERGE (r6-watch): the mechanism rules judge what was watched
-         * here, on the timed launch's blocks (rules/watch_rules.c), e.g.
-         * watch_rules_judge(g->ex, &g->r->watch, g->r->checks); */
+        /* the mechanism checks judged on what the timed launch's blocks
+         * did with their data (watch_checks.h); unwatched, the knock-out
+         * judges them (grade.c) */
+        if (g->r->watch.watched)
+            watch_judge_checks(g->ex, g->knobs, g->r);
         return;
     case OUT_WRONG:
     case OUT_RACE:

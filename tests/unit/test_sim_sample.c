@@ -256,6 +256,71 @@ START_TEST(watched_into_the_result)
 }
 END_TEST
 
+/* On a GPU the mechanism checks with a knock kind are judged on what the
+ * sampled blocks did with their data (watch_checks.h), not by the
+ * knock-out: 95% of the live bytes by 16-byte loads holds, 50% fails with
+ * its figure; unwatched (a simulator that cannot watch), the knock-out
+ * judges as before. */
+static double v16_share;
+static void watches_v16(watch_facts *out)
+{
+    memset(out, 0, sizeof *out);
+    out->watched = 1;
+    out->live_bytes[WP_LOAD_V16] = v16_share;
+    out->live_bytes[WP_LOAD] = 100 - v16_share;
+}
+
+START_TEST(watch_judges_the_mechanism)
+{
+    static exercise ex;
+    ex = t_axpy;
+    ex.checks[0] = (mech_check){.kind = CHECK_MAX_LOCAL_BYTES, .value = 1 << 20,
+                                .why = "teach", .knock = KNOCK_VECTOR};
+    ex.checks[1] = (mech_check){.kind = CHECK_NONE};
+    static const struct {
+        double share;
+        enum outcome want;
+        enum check_state state;
+        const char *what;
+    } rows[] = {
+        {95, OUT_PASS, CS_HOLDS, "95% of the live bytes loaded from global memory came by "
+         "16-byte vector loads"},
+        {50, OUT_MECHANISM, CS_FAILS, "only 50% of the live bytes loaded from global memory "
+         "came by 16-byte vector loads (at least 90%)"},
+    };
+    for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        static device_ops sim;
+        sim_for(SIM_CLEAN, &sim);
+        sim.watch = watches_v16;
+        v16_share = rows[i].share;
+        grade_opts o = host_opts();
+        o.simulator = &sim;
+        use_kernels(&ex, costly);
+        static result r;
+        grade_host_opts(&ex, &o, &r);
+        ck_assert_msg(r.outcome == rows[i].want, "%.0f%%: %s, want %s: %s", rows[i].share,
+                      outcome_word(r.outcome), outcome_word(rows[i].want), r.message);
+        ck_assert_int_eq(r.checks[0].state, rows[i].state);
+        ck_assert_msg(strstr(r.checks[0].what, rows[i].what), "%.0f%%: '%s' not in '%s'",
+                      rows[i].share, rows[i].what, r.checks[0].what);
+        ck_assert_msg(!strstr(r.checks[0].what, "fed other inputs"), "the knock-out judged "
+                      "a watched check: %s", r.checks[0].what);
+    }
+    /* Not watched: the knock-out's words, as before the simulator watched. */
+    static device_ops blind;
+    sim_for(SIM_CLEAN, &blind);
+    blind.watch = NULL;
+    grade_opts o = host_opts();
+    o.simulator = &blind;
+    use_kernels(&ex, costly);
+    static result r;
+    grade_host_opts(&ex, &o, &r);
+    ck_assert_int_eq(r.watch.watched, 0);
+    ck_assert_msg(!strstr(r.checks[0].what, "16-byte vector loads"), "watched without a "
+                  "watch: %s", r.checks[0].what);
+}
+END_TEST
+
 /* sample_blocks alone: a table of grids and asks. */
 START_TEST(blocks_drawn)
 {
@@ -284,6 +349,7 @@ Suite *sim_sample_suite(void)
     tcase_add_test(tc, sample_by_seed);
     tcase_add_test(tc, blocks_drawn);
     tcase_add_test(tc, watched_into_the_result);
+    tcase_add_test(tc, watch_judges_the_mechanism);
     tcase_add_test(tc, compiled_in_the_child);
     suite_add_tcase(s, tc);
     return s;
