@@ -38,9 +38,13 @@
 
 
 
-/* The simulator's work for one sample, in thread-instructions: about 2 s
- * on one core at its slowest measured rate (2e8 a second, sim/README.md). */
-#define SAMPLE_WORK 4e8
+/* The simulator's work for one sample, in thread-instructions: about 0.5 s
+ * on one core at its slowest measured rate (2e8 a second, sim/README.md),
+ * twice that with the data watch on. 4e8 first: on the H200 (2026-11-29)
+ * grading lessons 0-10 took 90 s against 39 s before the sample (lesson 3
+ * 4.2 -> 11.9 s), most of it the watched launches; a quarter still runs
+ * the first and last blocks and, for every course grid, tens of others. */
+#define SAMPLE_WORK 1e8
 /* The most blocks a sample runs, whatever they cost. */
 #define SAMPLE_MAX_BLOCKS 512
 /* Seconds one simulated launch of the sample may take before it is a
