@@ -334,6 +334,42 @@ START_TEST(fixture_sim_notes)
 }
 END_TEST
 
+/* Every fixture whose expect file says MECHANISM: the words the GPU suite
+ * looks for are the simulator's, since on a GPU too the watch on the timed
+ * launch's sampled blocks judges the check (sim_sample.h, watch_checks.h).
+ * So an expect file still holding another judge's words fails here, not
+ * first on a GPU (faulty/l2dist_elements did, H200 2026-11-29). One
+ * fixture differs by design: tell_size takes the simulated sizes for
+ * judged ones and uses its ring there; only the timed size shows it. */
+static const char *const gpu_only_mechanism[] = {"gaming/tell_size"};
+
+START_TEST(fixture_mechanism_words)
+{
+    nfx = fixtures_list(fx, FIXTURE_MAX);
+    int judged = 0;
+    for (int i = 0; i < nfx; i++) {
+        const fixture *f = &fx[i];
+        int skip = strcmp(f->outcome, "MECHANISM") || f->set[0] || f->env[0];
+        for (size_t k = 0; k < sizeof gpu_only_mechanism / sizeof *gpu_only_mechanism; k++)
+            skip |= !strcmp(f->id, gpu_only_mechanism[k]);
+        if (skip)
+            continue;
+        judged++;
+        int knobs[MAX_KNOBS];
+        grade_opts o;
+        const exercise *ex = on_sim(f->lesson, f->exercise, f->dir, knobs, &o);
+        o.launch_timeout_s = 4;
+        static result r;
+        check_without_gpu(ex, knobs, &o, &r);
+        ck_assert_msg(r.outcome == OUT_MECHANISM, "%s: %s on the simulator, MECHANISM in its "
+                      "expect file: %s", f->id, outcome_word(r.outcome), r.message);
+        ck_assert_msg(strstr(r.message, f->message), "%s: its expect file's '%s' not in the "
+                      "simulator's message: %s", f->id, f->message, r.message);
+    }
+    ck_assert_int_ge(judged, 20);   /* tests/gpu/gaming and faulty's data-path ones */
+}
+END_TEST
+
 /* Memory counts by line (mem_counts.h) of course kernels with known
  * answers: the worst instruction of a space and kind, as sectors a request
  * (global) or ways (shared: wavefronts over the conflict-free number). */
@@ -419,6 +455,7 @@ Suite *sim_kernels_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_loop_test(tc, kernel_verdict, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, fixture_sim_notes);
+    tcase_add_test(tc, fixture_mechanism_words);
     tcase_add_loop_test(tc, kernel_counts, 0, (int)(sizeof count_cases / sizeof *count_cases));
     tcase_add_test(tc, sim_alloc_aligned);
     suite_add_tcase(s, tc);
