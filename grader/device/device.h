@@ -138,6 +138,10 @@ typedef struct device_ops {
      * simulator fills it when asked; NULL: the device cannot watch (a GPU,
      * the host backend unless a test sets it). */
     void (*watch)(watch_facts *out);
+    /* The next launch watches its data (it runs about twice as slowly),
+     * for watch() to read after it; later ones do not. As count_next.
+     * NULL: the device cannot watch. */
+    void (*watch_next)(void);
     /* Memory counts by line (mem_counts.h): count_next asks that the next
      * launch be counted (it runs slower); counts reads what the last counted
      * launch found (out->counted 0: none). NULL: the device cannot count (a

@@ -16,12 +16,13 @@ static unsigned counted_blocks;  /* its grid's blocks (all of them ran) */
 static int have_counts;
 static char first_race[400];
 static char first_unwritten[400];
-static int watch_on;
+static int watch_asked;           /* watch the next launch's data */
 static watch_facts last_watch;
 
-void device_sim_watch_next(int on)
+/* device_ops.watch_next: the next launch watches its data (sim_watch.c). */
+static void sim_watch_next(void)
 {
-    watch_on = on;
+    watch_asked = 1;
 }
 
 /* device_ops.watch: the last launch's facts (watched 0 when it was not
@@ -172,7 +173,8 @@ static launch_result simdev_launch(const kernel *k, const instance *I, void **ar
     (void)timed;
     sim_launch L = {.dyn_smem = I->dyn_smem, .argp = argp, .timeout_s = timeout_s,
                     .blocks = sampled, .nblocks = nsampled,
-                    .watch = watch_on};
+                    .watch = watch_asked};
+    watch_asked = 0;
     memcpy(L.grid, I->grid, sizeof L.grid);
     memcpy(L.block, I->block, sizeof L.block);
     if (count_asked) {
@@ -273,4 +275,5 @@ const device_ops device_sim = {
     .sample = sim_sample,
     .work = device_sim_thread_insns,
     .watch = sim_watch_facts,
+    .watch_next = sim_watch_next,
 };

@@ -25,11 +25,6 @@ const char *device_sim_race(void);
  * (sim_report.unwritten); "" when none. */
 const char *device_sim_unwritten(void);
 
-/* 1: the launches after this watch their data (sim_watch.c), which the
- * device's watch() then returns for the last one; 0 (the start): they do
- * not, at the simulator's full speed. */
-void device_sim_watch_next(int on);
-
 /* Thread-instructions run by this process's launches so far. */
 unsigned long long device_sim_thread_insns(void);
 

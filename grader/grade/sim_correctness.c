@@ -135,9 +135,9 @@ static void simulate(void *arg, result *r)
         int count = s == largest(sizes, n) && g.D->count_next && g.D->counts;
         if (count)
             g.D->count_next();
-        device_sim_watch_next(s == watched);   /* the data watch: the largest size */
+        if (s == watched && g.D->watch_next)   /* the data watch: the largest size */
+            g.D->watch_next();
         run_launch(&g, V_STUDENT, &I, &d, 0);
-        device_sim_watch_next(0);
         if (s == watched && g.D->watch)
             g.D->watch(&r->watch);
         if (count) {

@@ -10,7 +10,6 @@
 #include "kernel_output.h"
 #include "nogpu.h"
 #include "sim_correctness.h"
-#include "device_sim.h"
 #include "sim_sample.h"
 #include "watch_checks.h"
 
@@ -111,6 +110,8 @@ static void launch_sample(grade_ctx *s, const unsigned *b, unsigned n, unsigned 
     s->D->sample(b, n);
     if (s->D->count_next && s->D->counts)   /* memory counts by line, for the report */
         s->D->count_next();
+    if (s->D->watch_next && knockout_needed(s->ex))   /* the data, where a check needs it */
+        s->D->watch_next();
     run_launch(s, V_STUDENT, I, d, 1);
     if (s->D->count_next && s->D->counts) {
         s->D->counts(&s->r->counts);
@@ -159,7 +160,6 @@ static void sample_body(void *arg, result *sr)
     /* The first and last blocks, which also measure what a block costs. */
     set_stage("running the timed launch's first and last blocks on the PTX simulator");
     unsigned n = sample_blocks(sr->seed, total, 2, b);
-    device_sim_watch_next(knockout_needed(s.ex));   /* watched when a check needs it */
     unsigned long long w0 = s.D->work ? s.D->work() : 0;
     launch_sample(&s, b, n, total, I, mine);
     double used = s.D->work ? (double)(s.D->work() - w0) : 0;
@@ -172,7 +172,6 @@ static void sample_body(void *arg, result *sr)
         launch_sample(&s, b, n, total, I, mine);
     }
     s.D->sample(NULL, 0);
-    device_sim_watch_next(0);
     if (s.D->race && s.D->race()[0]) {
         snprintf(sr->race, sizeof sr->race, "%s", s.D->race());
         child_fail(OUT_RACE, NULL, "Your kernel has a race: %s. On a GPU which of the two "
