@@ -60,8 +60,7 @@ unsigned sample_blocks(unsigned long long seed, unsigned total, unsigned want, u
     return n;
 }
 
-/* "blocks 0, 17 and 4095 of 4096": the first dozen, then how many more. */
-static void blocks_text(const unsigned *b, unsigned n, unsigned total, char *buf, size_t len)
+void blocks_text(const unsigned *b, unsigned n, unsigned total, char *buf, size_t len)
 {
     size_t at = (size_t)snprintf(buf, len, "block%s", n > 1 ? "s" : "");
     enum { SHOWN = 12 };

@@ -64,6 +64,10 @@
  * Returns how many. The same seed, the same blocks. */
 unsigned sample_blocks(unsigned long long seed, unsigned total, unsigned want, unsigned *out);
 
+/* The sample as the report names it, into buf: "block 0 of 1", "blocks 0
+ * and 131 of 132", "blocks 0, 3, ... (a dozen) and 500 more of 262144". */
+void blocks_text(const unsigned *b, unsigned n, unsigned total, char *buf, size_t len);
+
 /* sample_timed_launch, the sampled run itself, is a stage of grading:
  * declared in grade_internal.h with the others. */
 

@@ -321,6 +321,26 @@ START_TEST(watch_judges_the_mechanism)
 }
 END_TEST
 
+/* blocks_text alone: how the report names a sample. */
+START_TEST(blocks_named)
+{
+    static const unsigned b[14] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 19};
+    static const struct {
+        unsigned n, total;
+        const char *text;
+    } t[] = {{1, 1, "block 0 of 1"},
+             {2, 4, "blocks 0 and 1 of 4"},
+             {3, 4, "blocks 0, 1 and 2 of 4"},
+             {12, 20, "blocks 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 11 of 20"},
+             {14, 20, "blocks 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11 and 2 more of 20"}};
+    for (unsigned i = 0; i < sizeof t / sizeof *t; i++) {
+        char buf[320];
+        blocks_text(b, t[i].n, t[i].total, buf, sizeof buf);
+        ck_assert_str_eq(buf, t[i].text);
+    }
+}
+END_TEST
+
 /* sample_blocks alone: a table of grids and asks. */
 START_TEST(blocks_drawn)
 {
@@ -348,6 +368,7 @@ Suite *sim_sample_suite(void)
     tcase_add_loop_test(tc, sample_by_case, 0, (int)(sizeof cases / sizeof *cases));
     tcase_add_test(tc, sample_by_seed);
     tcase_add_test(tc, blocks_drawn);
+    tcase_add_test(tc, blocks_named);
     tcase_add_test(tc, watched_into_the_result);
     tcase_add_test(tc, watch_judges_the_mechanism);
     tcase_add_test(tc, compiled_in_the_child);
